@@ -1,0 +1,74 @@
+import SADEACL
+
+extension Agent {
+    /// Sends a message from this agent. The sender is filled in if missing.
+    ///
+    /// Sending never waits: the message is routed by the platform at once. If a
+    /// receiver is unknown or cannot be reached, a `failure` comes back to this
+    /// agent like any other message.
+    public nonisolated func send(_ message: ACLMessage) {
+        var message = message
+        if message.sender == nil { message.sender = identifier }
+        environment.route(message)
+    }
+
+    /// Adds a message handler; it sees messages handled from now on.
+    public func addHandler(_ handler: MessageHandler) {
+        handlers.append(handler)
+    }
+
+    /// Accepts a message into the mailbox and makes sure a drain will handle it.
+    /// Returns `false` if the agent is stopped.
+    nonisolated func accept(_ message: ACLMessage) -> Bool {
+        guard let mustSchedule = mailbox.withLock({ $0.accept(message) }) else { return false }
+        if mustSchedule { Task { await self.drainMailbox() } }
+        return true
+    }
+
+    /// Schedules a drain if messages wait and none is scheduled (after a resume).
+    func scheduleMailboxDrain() {
+        if mailbox.withLock({ $0.claimDrain() }) { Task { await self.drainMailbox() } }
+    }
+
+    /// Handles waiting messages in arrival order, yielding between batches so one
+    /// busy agent cannot monopolise a thread.
+    func drainMailbox() async {
+        while true {
+            guard state == .active else {
+                if state == .suspended { mailbox.withLock { $0.putBack([]) } }
+                return
+            }
+            let batch = mailbox.withLock { $0.takeAll() }
+            if batch.isEmpty { return }
+            for (index, message) in batch.enumerated() {
+                guard state == .active else {
+                    let rest = batch[index...]
+                    if state == .stopped {
+                        for message in rest { environment.returnToSender(message, failure: .agentStopped(identifier)) }
+                    } else {
+                        mailbox.withLock { $0.putBack(rest) }
+                    }
+                    return
+                }
+                handle(message)
+            }
+            await Task.yield()
+        }
+    }
+
+    /// Runs the matching handlers, then the BDI cycle with the message as trigger.
+    func handle(_ message: ACLMessage) {
+        emit(.messageReceived(message))
+        isHandlingMessage = true
+        for handler in handlers where handler.template.matches(message) {
+            do {
+                try handler.body(self, message)
+            } catch {
+                logger.error("message handler failed", metadata: ["error": "\(error)", "message": "\(message.performative)"])
+                emit(.failed(activity: "handler for \(message.performative)", reason: "\(error)"))
+            }
+        }
+        isHandlingMessage = false
+        runBDICycle(trigger: .message(message))
+    }
+}

@@ -1,0 +1,53 @@
+import SADEACL
+
+/// The messages accepted for an agent and not yet handled, guarded by the agent's
+/// mutex so that senders never wait for the agent.
+///
+/// At most one drain task is scheduled at a time; it exists only while there are
+/// messages, so an idle agent has no task at all.
+struct Mailbox: ~Copyable {
+    private var messages: [ACLMessage] = []
+    private var isDrainScheduled = false
+    private(set) var isClosed = false
+
+    /// Adds a message. Returns `nil` if the mailbox is closed, otherwise whether the
+    /// caller must schedule a drain.
+    mutating func accept(_ message: ACLMessage) -> Bool? {
+        guard !isClosed else { return nil }
+        messages.append(message)
+        guard !isDrainScheduled else { return false }
+        isDrainScheduled = true
+        return true
+    }
+
+    /// Takes every waiting message. When there is none, the drain ends.
+    mutating func takeAll() -> [ACLMessage] {
+        if messages.isEmpty {
+            isDrainScheduled = false
+            return []
+        }
+        defer { messages = [] }
+        return messages
+    }
+
+    /// Gives back messages that could not be handled (the agent was suspended), in
+    /// front of any that arrived since, and ends the drain.
+    mutating func putBack(_ unhandled: ArraySlice<ACLMessage>) {
+        messages.insert(contentsOf: unhandled, at: 0)
+        isDrainScheduled = false
+    }
+
+    /// Whether a drain should be scheduled now (messages wait and none is running).
+    mutating func claimDrain() -> Bool {
+        guard !isClosed, !messages.isEmpty, !isDrainScheduled else { return false }
+        isDrainScheduled = true
+        return true
+    }
+
+    /// Closes the mailbox for good and returns the messages it still held.
+    mutating func close() -> [ACLMessage] {
+        isClosed = true
+        defer { messages = [] }
+        return messages
+    }
+}

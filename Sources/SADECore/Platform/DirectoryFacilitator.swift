@@ -1,0 +1,69 @@
+import SADEACL
+import Synchronization
+
+/// The yellow pages of a platform (FIPA Directory Facilitator): agents register the
+/// services they offer, others search by service type, name or properties.
+public final class DirectoryFacilitator: Sendable {
+    /// Why a directory operation was refused.
+    public enum DirectoryError: Error, Hashable, Sendable, CustomStringConvertible {
+        /// The agent already has an entry; use `modify`.
+        case alreadyRegistered(AgentIdentifier)
+        /// The agent has no entry.
+        case notRegistered(AgentIdentifier)
+
+        /// A sentence saying what went wrong.
+        public var description: String {
+            switch self {
+            case .alreadyRegistered(let agent): "'\(agent.name)' is already registered in the directory; modify its entry instead"
+            case .notRegistered(let agent): "'\(agent.name)' is not registered in the directory"
+            }
+        }
+    }
+
+    private let entries = Mutex<[String: DirectoryEntry]>([:])
+
+    init() {}
+
+    /// Publishes an agent's services.
+    public func register(_ entry: DirectoryEntry) throws {
+        try entries.withLock { entries in
+            guard entries[entry.agent.name] == nil else { throw DirectoryError.alreadyRegistered(entry.agent) }
+            entries[entry.agent.name] = entry
+        }
+    }
+
+    /// Withdraws an agent's entry.
+    public func deregister(_ agent: AgentIdentifier) throws {
+        try entries.withLock { entries in
+            guard entries.removeValue(forKey: agent.name) != nil else { throw DirectoryError.notRegistered(agent) }
+        }
+    }
+
+    /// Replaces an agent's entry.
+    public func modify(_ entry: DirectoryEntry) throws {
+        try entries.withLock { entries in
+            guard entries[entry.agent.name] != nil else { throw DirectoryError.notRegistered(entry.agent) }
+            entries[entry.agent.name] = entry
+        }
+    }
+
+    /// The entry of `agent`, if registered.
+    public func entry(of agent: AgentIdentifier) -> DirectoryEntry? {
+        entries.withLock { $0[agent.name] }
+    }
+
+    /// The entries offering a service that matches `template`, each with only its
+    /// matching services, sorted by agent name; at most `limit` of them.
+    public func search(_ template: ServiceTemplate, limit: Int = .max) -> [DirectoryEntry] {
+        let found = entries.withLock { entries in
+            entries.values.compactMap { entry -> DirectoryEntry? in
+                let services = entry.services.filter(template.matches)
+                return services.isEmpty ? nil : DirectoryEntry(agent: entry.agent, services: services)
+            }
+        }
+        return Array(found.sorted { $0.agent.name < $1.agent.name }.prefix(max(0, limit)))
+    }
+
+    /// The number of registered entries.
+    public var count: Int { entries.withLock { $0.count } }
+}

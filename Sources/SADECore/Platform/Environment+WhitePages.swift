@@ -1,0 +1,68 @@
+import SADEACL
+
+/// An entry of the white pages: an agent and its life-cycle state (fipa00023
+/// `ams-agent-description`).
+public struct AMSAgentDescription: Hashable, Sendable, Codable {
+    /// The agent's identifier.
+    public let identifier: AgentIdentifier
+    /// The agent's state.
+    public let state: AgentState
+}
+
+extension Environment {
+    /// The names the platform keeps for its own agents.
+    static let reservedNames: Set<String> = ["ams", "df"]
+
+    /// The started agent called `name` (local name or `name@platform`), if any.
+    public func agent(named name: String) -> Agent? {
+        guard let local = localName(of: AgentIdentifier(name: name)) else { return nil }
+        return registry.withLock { $0[local]?.agent }
+    }
+
+    /// The white-pages entry of the agent called `name`, if registered.
+    public func description(ofAgentNamed name: String) -> AMSAgentDescription? {
+        guard let local = localName(of: AgentIdentifier(name: name)) else { return nil }
+        return registry.withLock { registry in
+            registry[local].map { AMSAgentDescription(identifier: $0.agent.identifier, state: $0.state) }
+        }
+    }
+
+    /// Every registered agent, sorted by name.
+    public var agents: [AMSAgentDescription] {
+        registry.withLock { registry in
+            registry.values.map { AMSAgentDescription(identifier: $0.agent.identifier, state: $0.state) }
+        }
+        .sorted { $0.identifier.name < $1.identifier.name }
+    }
+
+    /// The number of registered agents.
+    public var agentCount: Int { registry.withLock { $0.count } }
+
+    /// The local name of an identifier that belongs to this platform, else `nil`.
+    func localName(of identifier: AgentIdentifier) -> String? {
+        if let platform = identifier.platform, platform != name { return nil }
+        return String(identifier.localName)
+    }
+
+    func register(_ agent: Agent) throws {
+        let name = agent.name
+        guard !name.isEmpty, !name.contains("@"), !name.contains(where: \.isWhitespace) else {
+            throw AgentError.invalidName(name)
+        }
+        guard !Self.reservedNames.contains(name) else { throw AgentError.nameTaken(name) }
+        try registry.withLock { registry in
+            guard registry[name] == nil else { throw AgentError.nameTaken(name) }
+            registry[name] = Registration(agent: agent, state: .initiated)
+        }
+    }
+
+    func updateState(of name: String, to state: AgentState) {
+        registry.withLock { $0[name]?.state = state }
+    }
+
+    func deregister(_ agent: Agent) {
+        registry.withLock { registry in
+            if registry[agent.name]?.agent === agent { registry[agent.name] = nil }
+        }
+    }
+}

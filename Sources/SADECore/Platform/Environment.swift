@@ -1,0 +1,52 @@
+import Logging
+import SADEACL
+import Synchronization
+
+/// An agent platform (SADE4Health's `Environment`): the white pages (AMS) where
+/// every started agent is registered, the yellow pages (``directory``, the DF), and
+/// in-process message delivery.
+///
+/// Not a singleton: create as many as you need — each is isolated from the others,
+/// which is what tests and multi-tenant servers want.
+public final class Environment: Sendable {
+    /// The platform's name; agents on it are named `agent@name`.
+    public let name: String
+    /// The time source of every agent, action and behaviour on the platform.
+    public let clock: PlatformClock
+    /// The platform's logger; agents add their name as metadata.
+    public let logger: Logger
+    /// The yellow pages: services offered by agents.
+    public let directory: DirectoryFacilitator
+    /// The white pages: started agents by name, with their state.
+    let registry = Mutex<[String: Registration]>([:])
+
+    struct Registration {
+        let agent: Agent
+        var state: AgentState
+    }
+
+    /// Creates a platform.
+    ///
+    /// - Parameters:
+    ///   - name: the platform's name, the part after `@` in agent names.
+    ///   - clock: the clock agents use; pass a ``ManualClock`` in tests.
+    ///   - logger: where agents log; swift-log's default handler if omitted.
+    public init<C: Clock>(name: String = "sade", clock: C, logger: Logger? = nil) where C.Duration == Duration {
+        self.name = name
+        self.clock = PlatformClock(clock)
+        self.logger = logger ?? Logger(label: "sade.\(name)")
+        self.directory = DirectoryFacilitator()
+    }
+
+    /// Creates a platform on the machine's continuous clock.
+    public convenience init(name: String = "sade", logger: Logger? = nil) {
+        self.init(name: name, clock: ContinuousClock(), logger: logger)
+    }
+
+    /// The identifier of the platform's agent management system, which signs
+    /// delivery failures.
+    public var amsIdentifier: AgentIdentifier { AgentIdentifier(name: "ams@\(name)") }
+
+    /// The identifier of the platform's directory facilitator.
+    public var dfIdentifier: AgentIdentifier { AgentIdentifier(name: "df@\(name)") }
+}

@@ -1,0 +1,28 @@
+/// The four strategies of an agent's BDI cycle. Every one has the seed's default,
+/// so `ReasoningStrategies()` — or replacing just one — is all most agents need.
+public struct ReasoningStrategies: Sendable {
+    /// Step 1: belief revision.
+    public var beliefRevision: any BeliefRevisionStrategy
+    /// Step 2: option generation.
+    public var optionGeneration: any OptionGenerationStrategy
+    /// Step 3: deliberation (the filter).
+    public var deliberation: any DeliberationStrategy
+    /// Step 4: plan selection.
+    public var planSelection: any PlanSelectionStrategy
+
+    /// Creates a set of strategies; omitted ones are the defaults.
+    public init(
+        beliefRevision: any BeliefRevisionStrategy = DefaultBeliefRevisionStrategy(),
+        optionGeneration: any OptionGenerationStrategy = DefaultOptionGenerationStrategy(),
+        deliberation: any DeliberationStrategy = DefaultDeliberationStrategy(),
+        planSelection: any PlanSelectionStrategy = DefaultPlanSelectionStrategy()
+    ) {
+        self.beliefRevision = beliefRevision
+        self.optionGeneration = optionGeneration
+        self.deliberation = deliberation
+        self.planSelection = planSelection
+    }
+
+    /// The seed's four default strategies.
+    public static let `default` = ReasoningStrategies()
+}
