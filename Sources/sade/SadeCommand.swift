@@ -1,0 +1,21 @@
+import ArgumentParser
+
+/// `sade`: the SADE command — examples now; the monitoring server, simulator and
+/// benchmarks as they land.
+@main
+struct SadeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sade",
+        abstract: "SADE: agents with BDI reasoning for health applications.",
+        subcommands: [DemoCommand.self]
+    )
+}
+
+/// `sade demo …`: the classic examples, printing what the agents do.
+struct DemoCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "demo",
+        abstract: "Run a classic example and print what its agents do.",
+        subcommands: [FireDemoCommand.self]
+    )
+}
