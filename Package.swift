@@ -30,7 +30,14 @@ let package = Package(
             dependencies: ["SADEExamples", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .testTarget(name: "SADEACLTests", dependencies: ["SADEACL"]),
-        .testTarget(name: "SADECoreTests", dependencies: ["SADECore"]),
+        .testTarget(
+            name: "SADECoreTests",
+            dependencies: [
+                "SADEACL", "SADECore",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "InMemoryLogging", package: "swift-log"),
+            ]
+        ),
         .testTarget(name: "SADEExamplesTests", dependencies: ["SADEExamples", "sade"]),
     ],
     swiftLanguageModes: [.v6]
