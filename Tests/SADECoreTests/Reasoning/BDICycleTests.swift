@@ -142,3 +142,37 @@ struct BDICycleTests {
         #expect(await agent.goal(named: "fly")?.plans.map(\.status) == [.failed, .failed])
     }
 }
+
+@Suite("Default belief revision")
+struct BeliefRevisionTests {
+    @Test("a belief whose validity has passed is dropped by the next cycle")
+    func expiredBeliefsAreDropped() async throws {
+        let clock = ManualClock()
+        let agent = Agent(name: "Sensor", environment: Environment(clock: clock), beliefs: ["door": "closed"])
+        try await agent.start()
+        await agent.setBelief(.temperature, to: 37, validFor: .seconds(5))
+        clock.advance(by: .seconds(4))
+        await agent.runBDICycle()
+        #expect(await agent.beliefs[.temperature] == 37)
+
+        var probe = await EventProbe(agent)
+        clock.advance(by: .seconds(1))
+        await agent.runBDICycle()
+        #expect(await agent.beliefs[.temperature] == nil)
+        #expect(await agent.beliefs.names == ["door"], "beliefs without validity stay")
+        #expect(await probe.waitFor(.beliefChanged("temperature")))
+    }
+
+    @Test("a belief base keeps insertion order, typed access and change detection")
+    func beliefBase() {
+        var beliefs: BeliefBase = ["b": 1, "a": "x"]
+        #expect(beliefs.names == ["b", "a"])
+        #expect(beliefs.set("b", to: 1) == false)
+        #expect(beliefs.set("b", to: 2) == true)
+        #expect(beliefs[BeliefKey<Int>("b")] == 2)
+        #expect(beliefs[BeliefKey<String>("b")] == nil, "a typed read of another type is nil")
+        #expect(beliefs.remove("b"))
+        #expect(!beliefs.remove("b"))
+        #expect(beliefs.names == ["a"])
+    }
+}

@@ -1,0 +1,69 @@
+import SADEACL
+import SADECore
+import Testing
+
+@Suite("Platforms", .timeLimit(.minutes(1)))
+struct EnvironmentTests {
+    @Test("two platforms in one process keep their agents, pages and messages apart")
+    func platformsAreIsolated() async throws {
+        let north = Environment(name: "north")
+        let south = Environment(name: "south")
+        let northAlice = Agent(name: "Alice", environment: north)
+        let southAlice = Agent(name: "Alice", environment: south)
+        let bob = Agent(name: "Bob", environment: north)
+        let carol = Agent(name: "Carol", environment: south)
+        var northProbe = await EventProbe(northAlice)
+        var southProbe = await EventProbe(southAlice)
+        var bobProbe = await EventProbe(bob)
+        for agent in [northAlice, southAlice, bob, carol] { try await agent.start() }
+        try north.directory.register(DirectoryEntry(agent: bob.identifier, services: [ServiceDescription(name: "s", type: "t")]))
+
+        #expect(north.agents.map(\.identifier.name) == ["Alice@north", "Bob@north"])
+        #expect(south.agents.map(\.identifier.name) == ["Alice@south", "Carol@south"])
+        #expect(south.directory.search(ServiceTemplate(type: "t")).isEmpty)
+
+        bob.send(ACLMessage(.inform, receivers: ["Alice"], content: "from bob"))
+        carol.send(ACLMessage(.inform, receivers: ["Alice"], content: "from carol"))
+        #expect(await northProbe.nextMessage()?.content == "from bob")
+        #expect(await southProbe.nextMessage()?.content == "from carol", "south's Alice got nothing from the north")
+
+        bob.send(ACLMessage(.inform, receivers: ["Carol"], content: "hello?"))
+        let unknown = await bobProbe.nextMessage()
+        #expect(unknown?.userDefined["X-failure-reason"] == "unknown-agent")
+
+        bob.send(ACLMessage(.inform, receivers: ["Carol@south"], content: "hello?"))
+        let unreachable = await bobProbe.nextMessage()
+        #expect(unreachable?.performative == .failure)
+        #expect(unreachable?.userDefined["X-failure-reason"] == "unreachable")
+    }
+
+    @Test("a message with several receivers reaches each; each unknown one is reported")
+    func multicast() async throws {
+        let platform = Environment(name: "p")
+        let sender = Agent(name: "Sender", environment: platform)
+        let first = Agent(name: "First", environment: platform)
+        let second = Agent(name: "Second", environment: platform)
+        var senderProbe = await EventProbe(sender)
+        var firstProbe = await EventProbe(first)
+        var secondProbe = await EventProbe(second)
+        for agent in [sender, first, second] { try await agent.start() }
+
+        sender.send(ACLMessage(.cfp, receivers: ["First", "Nobody", "Second"], content: "(task)"))
+
+        #expect(await firstProbe.nextMessage()?.content == "(task)")
+        #expect(await secondProbe.nextMessage()?.content == "(task)")
+        let failure = await senderProbe.nextMessage()
+        #expect(failure?.userDefined["X-undelivered-to"] == "Nobody")
+
+        sender.send(ACLMessage(.inform))
+        #expect(await senderProbe.nextMessage()?.userDefined["X-failure-reason"] == "no-receiver")
+    }
+
+    @Test("an undeliverable message without a sender is logged, never bounced in a loop")
+    func undeliverableWithoutSender() async throws {
+        let platform = Environment(name: "p")
+        platform.route(ACLMessage(.inform, receivers: ["Nobody"]))
+        platform.route(ACLMessage(.failure, sender: platform.amsIdentifier, receivers: ["Nobody"]))
+        #expect(platform.agentCount == 0)
+    }
+}
