@@ -167,12 +167,16 @@ struct BeliefRevisionTests {
     func beliefBase() {
         var beliefs: BeliefBase = ["b": 1, "a": "x"]
         #expect(beliefs.names == ["b", "a"])
-        #expect(beliefs.set("b", to: 1) == false)
-        #expect(beliefs.set("b", to: 2) == true)
+        let unchanged = beliefs.set("b", to: 1)
+        let changed = beliefs.set("b", to: 2)
+        #expect(!unchanged)
+        #expect(changed)
         #expect(beliefs[BeliefKey<Int>("b")] == 2)
         #expect(beliefs[BeliefKey<String>("b")] == nil, "a typed read of another type is nil")
-        #expect(beliefs.remove("b"))
-        #expect(!beliefs.remove("b"))
+        let removed = beliefs.remove("b")
+        let removedAgain = beliefs.remove("b")
+        #expect(removed)
+        #expect(!removedAgain)
         #expect(beliefs.names == ["a"])
     }
 }
