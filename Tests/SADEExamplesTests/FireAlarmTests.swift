@@ -1,1 +1,102 @@
+import Foundation
+import SADECore
+import SADEExamples
+import Synchronization
 import Testing
+
+@Suite("Fire-alarm example", .timeLimit(.minutes(2)))
+struct FireAlarmTests {
+    @Test("each fire is detected, reported, put out and cleared, in that order, at the check interval")
+    func storyOnAManualClock() async throws {
+        let clock = ManualClock()
+        let platform = Environment(name: "fire-test", clock: clock)
+        let lines = Transcript()
+        let demo = FireAlarmDemo(interval: .seconds(2), fires: 3, timeout: .seconds(60))
+
+        let report = try await withThrowingTaskGroup(of: FireAlarmDemo.Report?.self) { group in
+            group.addTask { try await demo.run(on: platform) { line in lines.append(line) } }
+            group.addTask {
+                while !Task.isCancelled {  // drive time: one check interval whenever Alarmed sleeps
+                    await clock.waitForSleepers(1)
+                    clock.advance(by: .seconds(2))
+                }
+                return nil
+            }
+            let report = try await group.next() ?? nil
+            group.cancelAll()
+            return report
+        }
+
+        #expect(report?.firesLit == 3)
+        #expect(report?.firesPutOut == 3)
+        let story = lines.all
+        var position = 0
+        func expectNext(_ fragment: String) {
+            guard let index = story[position...].firstIndex(where: { $0.contains(fragment) }) else {
+                Issue.record("'\(fragment)' missing after line \(position) in:\n\(story.joined(separator: "\n"))")
+                return
+            }
+            position = index + 1
+        }
+        for (number, room) in zip(1...3, ["kitchen", "living room", "bedroom"]) {
+            expectNext("Building: fire \(number) of 3 breaks out in the \(room)")
+            expectNext("Alarmed: fire detected in the \(room)")
+            expectNext("Fireman: alarm from Alarmed")
+            expectNext("Fireman: water on the fire in the \(room)")
+            expectNext("Fireman: fire extinguished")
+            expectNext("all clear")
+        }
+        expectNext("Demo: 3 of 3 fire(s) put out")
+        #expect(story.contains("[   2.000s] Alarmed: fire detected in the kitchen"), "detected at the first check")
+        #expect(platform.agentCount == 0, "the demo stops its agents")
+    }
+}
+
+/// The lines a demo printed.
+final class Transcript: Sendable {
+    private let lines = Mutex<[String]>([])
+    func append(_ line: String) { lines.withLock { $0.append(line) } }
+    var all: [String] { lines.withLock { $0 } }
+}
+
+@Suite("sade demo fire (the command)", .timeLimit(.minutes(2)))
+struct FireDemoCommandTests {
+    /// The `sade` executable built next to the test bundle.
+    static var sade: URL {
+        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("sade")
+    }
+
+    static func run(_ arguments: [String]) throws -> (status: Int32, output: String, error: String) {
+        let process = Process()
+        process.executableURL = sade
+        process.arguments = arguments
+        let output = Pipe()
+        let error = Pipe()
+        process.standardOutput = output
+        process.standardError = error
+        try process.run()
+        let out = output.fileHandleForReading.readDataToEndOfFile()
+        let err = error.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self))
+    }
+
+    @Test("prints the story and exits 0 when every fire is out")
+    func printsStoryAndExitsZero() throws {
+        #expect(FileManager.default.isExecutableFile(atPath: Self.sade.path), "sade not built at \(Self.sade.path)")
+        let result = try Self.run(["demo", "fire", "--interval", "0.02", "--fires", "2"])
+        #expect(result.status == 0, "stderr: \(result.error)")
+        #expect(result.output.contains("Alarmed: fire detected in the kitchen"))
+        #expect(result.output.contains("Fireman: fire extinguished"))
+        #expect(result.output.contains("Demo: 2 of 2 fire(s) put out"))
+    }
+
+    @Test("rejects bad options with a clear message and a non-zero exit", arguments: [
+        ["demo", "fire", "--fires", "0"], ["demo", "fire", "--interval", "-1"], ["demo", "fire", "--fires", "many"],
+    ])
+    func rejectsBadOptions(arguments: [String]) throws {
+        let result = try Self.run(arguments)
+        #expect(result.status != 0)
+        #expect(result.error.contains("Error:"), "stderr: \(result.error)")
+    }
+}

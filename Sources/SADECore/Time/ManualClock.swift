@@ -32,6 +32,7 @@ public final class ManualClock: Clock, Sendable {
     }
 
     private struct Waiter {
+        let id: Int
         let count: Int
         let continuation: CheckedContinuation<Void, Never>
     }
@@ -103,15 +104,28 @@ public final class ManualClock: Clock, Sendable {
         woken.forEach { $0.continuation.resume() }
     }
 
-    /// Returns once at least `count` tasks are asleep on this clock.
+    /// Returns once at least `count` tasks are asleep on this clock, or when the
+    /// calling task is cancelled.
     public func waitForSleepers(_ count: Int = 1) async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let ready = state.withLock { state -> Bool in
-                if state.sleepers.count >= count { return true }
-                state.waiters.append(Waiter(count: count, continuation: continuation))
-                return false
+        let id = state.withLock { state -> Int in
+            state.nextID += 1
+            return state.nextID
+        }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let ready = state.withLock { state -> Bool in
+                    if state.sleepers.count >= count || Task.isCancelled { return true }
+                    state.waiters.append(Waiter(id: id, count: count, continuation: continuation))
+                    return false
+                }
+                if ready { continuation.resume() }
             }
-            if ready { continuation.resume() }
+        } onCancel: {
+            let waiter = state.withLock { state -> Waiter? in
+                guard let index = state.waiters.firstIndex(where: { $0.id == id }) else { return nil }
+                return state.waiters.remove(at: index)
+            }
+            waiter?.continuation.resume()
         }
     }
 }
