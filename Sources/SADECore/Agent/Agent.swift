@@ -7,7 +7,7 @@ import Synchronization
 ///
 /// An agent is an actor. It owns no thread and no endless task: a received message
 /// is handled on the agent's own executor, and tasks exist only while an intention
-/// or behaviour is running, so an idle agent costs a few hundred bytes.
+/// or behaviour is running, so an idle agent costs well under a kilobyte.
 ///
 /// ```swift
 /// let platform = Environment(name: "home")
