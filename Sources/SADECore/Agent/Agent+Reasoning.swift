@@ -15,6 +15,7 @@ extension Agent {
         strategies.optionGeneration.generateOptions(&mind)
         let chosen = strategies.deliberation.filter(&mind)
         for goalName in chosen { startIntention(for: goalName) }
+        mind.trigger = .explicit
         if let before { emitChanges(from: before) }
     }
 

@@ -9,8 +9,9 @@ public struct MentalState: Sendable {
     public var goals: [Goal]
     /// Goals proposed since the last cycle, adopted by option generation.
     public var newGoals: [Goal] = []
-    /// What started the current cycle.
-    public internal(set) var trigger: ReasoningTrigger = .start
+    /// What started the current cycle (``ReasoningTrigger/explicit`` between cycles,
+    /// so that an agent does not keep its last message alive).
+    public internal(set) var trigger: ReasoningTrigger = .explicit
     /// Platform time at the start of the current cycle.
     public internal(set) var now: Duration = .zero
 
@@ -30,8 +31,8 @@ public struct MentalState: Sendable {
 public enum ReasoningTrigger: Hashable, Sendable {
     /// The agent started (with `runBDICycleOnStart`) or resumed.
     case start
-    /// A message was received.
-    case message(ACLMessage)
+    /// A message was received. (Boxed: an agent's idle footprint stays small.)
+    indirect case message(ACLMessage)
     /// One or more beliefs changed outside a cycle.
     case beliefChange
     /// An intention finished (its plans succeeded or all failed).

@@ -1,14 +1,17 @@
 /// The four strategies of an agent's BDI cycle. Every one has the seed's default,
 /// so `ReasoningStrategies()` — or replacing just one — is all most agents need.
-public struct ReasoningStrategies: Sendable {
+///
+/// A class, so that the many agents sharing ``default`` hold one reference each
+/// instead of four existential copies.
+public final class ReasoningStrategies: Sendable {
     /// Step 1: belief revision.
-    public var beliefRevision: any BeliefRevisionStrategy
+    public let beliefRevision: any BeliefRevisionStrategy
     /// Step 2: option generation.
-    public var optionGeneration: any OptionGenerationStrategy
+    public let optionGeneration: any OptionGenerationStrategy
     /// Step 3: deliberation (the filter).
-    public var deliberation: any DeliberationStrategy
+    public let deliberation: any DeliberationStrategy
     /// Step 4: plan selection.
-    public var planSelection: any PlanSelectionStrategy
+    public let planSelection: any PlanSelectionStrategy
 
     /// Creates a set of strategies; omitted ones are the defaults.
     public init(
