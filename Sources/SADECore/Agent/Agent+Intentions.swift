@@ -16,7 +16,8 @@ extension Agent {
     /// is tried. Cancellation (suspend, stop) leaves the statuses to whoever cancelled.
     private func pursue(_ goalName: String, plans: [Plan]) async {
         for plan in plans {
-            guard !Task.isCancelled, let goal = goal(named: goalName) else { return }
+            guard !Task.isCancelled else { return }
+            guard let goal = goal(named: goalName) else { break }
             guard plan.isApplicable(for: mind.beliefs) else { continue }
             setStatus(.executing, ofPlan: plan.name, inGoal: goalName)
             do {
@@ -35,8 +36,9 @@ extension Agent {
                 setStatus(.failed, ofPlan: plan.name, inGoal: goalName)
             }
         }
-        guard !Task.isCancelled, let index = mind.goalIndex(named: goalName) else { return }
+        guard !Task.isCancelled else { return }
         intentions[goalName] = nil
+        guard let index = mind.goalIndex(named: goalName) else { return }
         mind.goals[index].isIntended = false
         runBDICycle(trigger: .intentionFinished(goal: goalName))
     }

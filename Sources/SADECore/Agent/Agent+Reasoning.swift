@@ -102,8 +102,12 @@ extension Agent {
     func emitChanges(from before: ObservedMind) {
         for goal in mind.goals {
             let old = before.goals[goal.name]
-            for (index, plan) in goal.plans.enumerated() where old?.plans[index] != plan.status {
-                emit(.planStatusChanged(goal: goal.name, plan: plan.name, status: plan.status))
+            for (index, plan) in goal.plans.enumerated() {
+                // A custom strategy may have added plans: those count as changed.
+                let oldStatus = old.flatMap { index < $0.plans.count ? $0.plans[index] : nil }
+                if oldStatus != plan.status {
+                    emit(.planStatusChanged(goal: goal.name, plan: plan.name, status: plan.status))
+                }
             }
             if old?.status != goal.status { emit(.goalStatusChanged(goal: goal.name, status: goal.status)) }
         }

@@ -180,3 +180,40 @@ struct BeliefRevisionTests {
         #expect(beliefs.names == ["a"])
     }
 }
+
+/// Learns a new plan from a message: an option generation that changes goals.
+struct LearningOptionGeneration: OptionGenerationStrategy {
+    let ran: Recorder<String>
+    func generateOptions(_ state: inout MentalState) {
+        DefaultOptionGenerationStrategy().generateOptions(&state)
+        guard case .message(let message) = state.trigger, message.content == "learn",
+            let index = state.goalIndex(named: "serve")
+        else { return }
+        let ran = self.ran
+        state.goals[index].plans.append(Plan("learned") { OneShotAction { _ in ran.append("learned") } })
+        state.goals[index].readopt()
+    }
+}
+
+@Suite("Custom strategies changing the mental state", .timeLimit(.minutes(1)))
+struct CustomStrategyTests {
+    @Test("an option generation that adds a plan on a message gets it executed")
+    func optionGenerationAddsPlan() async throws {
+        let ran = Recorder<String>()
+        let platform = Environment(name: "test")
+        let agent = Agent(
+            "Learner", on: platform, strategies: ReasoningStrategies(optionGeneration: LearningOptionGeneration(ran: ran))
+        ) {
+            Goal("serve") { Plan("refuse") { OneShotAction { _ in throw CancellationError() } } }
+        }
+        var probe = await EventProbe(agent)
+        try await agent.start()
+        await agent.runBDICycle()
+        #expect(await probe.waitFor(.goalStatusChanged(goal: "serve", status: .failed)))
+
+        platform.route(ACLMessage(.inform, receivers: ["Learner"], content: "learn"))
+        #expect(await probe.waitFor(.planStatusChanged(goal: "serve", plan: "learned", status: .achieved)))
+        #expect(await probe.waitFor(.goalStatusChanged(goal: "serve", status: .achieved)))
+        #expect(ran.all == ["learned"])
+    }
+}
