@@ -5,6 +5,8 @@ extension Agent {
     ///
     /// - Throws: ``AgentError/nameTaken(_:)`` if the name is in use on the platform,
     ///   ``AgentError/duplicateGoal(_:)`` if two goals share a name,
+    ///   ``DirectoryFacilitator/DirectoryError/alreadyRegistered(_:)`` if its services
+    ///   are already in the yellow pages (the agent then stays unregistered),
     ///   ``AgentError/invalidTransition(operation:state:)`` if already started.
     public func start() throws {
         guard state == .initiated else { throw AgentError.invalidTransition(operation: "start", state: state) }
@@ -14,7 +16,12 @@ extension Agent {
         }
         try environment.register(self)
         if !services.isEmpty {
-            try environment.directory.register(DirectoryEntry(agent: identifier, services: services))
+            do {
+                try environment.directory.register(DirectoryEntry(agent: identifier, services: services))
+            } catch {
+                environment.deregister(self)
+                throw error
+            }
         }
         transition(to: .active)
         startBehaviours()

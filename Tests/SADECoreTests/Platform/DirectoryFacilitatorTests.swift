@@ -63,4 +63,15 @@ struct DirectoryFacilitatorTests {
         await agent.stop()
         #expect(platform.directory.search(ServiceTemplate(type: "it-support")).isEmpty)
     }
+
+    @Test("an agent whose services are already published does not start half-registered")
+    func startFailsCleanlyWhenServicesAreTaken() async throws {
+        let agent = Agent("Helpdesk", on: platform) { ServiceDescription(name: "fix-network", type: "it-support") }
+        try platform.directory.register(DirectoryEntry(agent: agent.identifier, services: []))
+        await #expect(throws: DirectoryFacilitator.DirectoryError.alreadyRegistered(agent.identifier)) {
+            try await agent.start()
+        }
+        #expect(platform.agent(named: "Helpdesk") == nil)
+        #expect(await agent.state == .initiated)
+    }
 }
