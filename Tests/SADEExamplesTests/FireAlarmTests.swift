@@ -52,6 +52,18 @@ struct FireAlarmTests {
     }
 }
 
+extension FireAlarmTests {
+    @Test("a demo whose fires are not put out in time throws timedOut and stops its agents")
+    func timeout() async throws {
+        let platform = Environment(name: "fire-test", clock: ManualClock())  // time never moves
+        let demo = FireAlarmDemo(interval: .seconds(1), fires: 2, timeout: .milliseconds(50))
+        await #expect(throws: FireAlarmDemo.Failure.timedOut(putOut: 0, of: 2)) {
+            _ = try await demo.run(on: platform) { _ in }
+        }
+        #expect(platform.agentCount == 0)
+    }
+}
+
 /// The lines a demo printed.
 final class Transcript: Sendable {
     private let lines = Mutex<[String]>([])
@@ -89,6 +101,13 @@ struct FireDemoCommandTests {
         #expect(result.output.contains("Alarmed: fire detected in the kitchen"))
         #expect(result.output.contains("Fireman: fire extinguished"))
         #expect(result.output.contains("Demo: 2 of 2 fire(s) put out"))
+    }
+
+    @Test("exits 1 and says how many fires were put out when time runs out")
+    func timesOut() throws {
+        let result = try Self.run(["demo", "fire", "--interval", "3600", "--fires", "2", "--timeout", "0.1"])
+        #expect(result.status == 1)
+        #expect(result.error.contains("timed out: only 0 of 2 fires were put out"), "stderr: \(result.error)")
     }
 
     @Test("rejects bad options with a clear message and a non-zero exit", arguments: [
