@@ -62,12 +62,9 @@ public struct FireAlarmDemo: Sendable {
                     let room = Self.rooms[(number - 1) % Self.rooms.count]
                     building.lightFire(in: room)
                     narrator.say("Building", "fire \(number) of \(total) breaks out in the \(room)")
-                    while let event = await events.next() {
-                        if event == .beliefChanged(BeliefKey<Bool>.isInFire.name),
-                            await alarmed.beliefs[.isInFire] == false
-                        {
-                            break
-                        }
+                    // This fire is over once it is out and the Alarmed agent heard so.
+                    while await events.next() != nil {
+                        if building.firesPutOut >= number, await alarmed.beliefs[.isInFire] == false { break }
                     }
                 }
                 return true
