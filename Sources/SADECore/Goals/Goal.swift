@@ -27,8 +27,10 @@ public struct Goal: Sendable {
     public var status: GoalStatus = .waiting
     /// Whether an intention (a running task trying the plans) currently pursues it.
     public internal(set) var isIntended = false
-    /// Whether a maintain goal's condition held at the last reasoning cycle.
+    /// Whether the goal's condition held at the last reasoning cycle.
     var conditionHeld: Bool?
+    /// Whether the condition held at some cycle since the goal was last adopted.
+    var conditionHeldDuringIntention = false
 
     /// Creates a goal of the given kind with its plans.
     public init(_ name: String, kind: Kind = .perform, plans: [Plan]) {
@@ -63,6 +65,7 @@ public struct Goal: Sendable {
     /// Puts the goal back to `waiting` with all plans reset, ready to be pursued again.
     public mutating func readopt() {
         status = .waiting
+        conditionHeldDuringIntention = false
         for index in plans.indices { plans[index].status = .waiting }
     }
 }

@@ -9,10 +9,13 @@ public protocol OptionGenerationStrategy: Sendable {
 /// plans and, for achieve and maintain goals, from its condition.
 ///
 /// - A goal whose intention has ended is `achieved` if one of its plans was, else
-///   `failed` (an achieve goal also needs its condition to hold).
+///   `failed` (an achieve or maintain goal also needs its condition to hold).
 /// - An achieve goal whose condition holds is `achieved`, even before it ran.
 /// - A maintain goal is adopted again (`waiting`, plans reset) when its condition
-///   stops holding after it held, or after the goal was achieved.
+///   stops holding after it held — also when that happens while its intention still
+///   runs — or after the goal was achieved. A maintain goal whose plans never
+///   restored the condition is `failed` until the condition holds again, so a plan
+///   that cannot help is not retried in a loop.
 public struct DefaultOptionGenerationStrategy: OptionGenerationStrategy {
     /// Creates the default option generation.
     public init() {}
@@ -30,24 +33,38 @@ public struct DefaultOptionGenerationStrategy: OptionGenerationStrategy {
 
     private func review(_ goal: inout Goal, beliefs: BeliefBase) {
         guard goal.status != .suspended else { return }
-        if goal.status == .executing, !goal.isIntended {
+        let holds = goal.condition?.holds(for: beliefs)
+        let wasHeld = goal.conditionHeld
+        goal.conditionHeld = holds
+        if goal.isIntended {
+            if holds == true { goal.conditionHeldDuringIntention = true }
+            return
+        }
+        if goal.status == .executing {  // its intention has just ended
             let planSucceeded = goal.plans.contains { $0.status == .achieved }
-            let conditionHolds = goal.condition.map { $0.holds(for: beliefs) } ?? true
-            goal.status = planSucceeded && conditionHolds ? .achieved : .failed
+            switch goal.kind {
+            case .perform:
+                goal.status = planSucceeded ? .achieved : .failed
+            case .achieve:
+                goal.status = planSucceeded && holds == true ? .achieved : .failed
+            case .maintain:
+                if planSucceeded && holds == true {
+                    goal.status = .achieved
+                } else if planSucceeded && goal.conditionHeldDuringIntention {
+                    goal.readopt()  // restored, then broken again while the plan finished
+                    return
+                } else {
+                    goal.status = .failed
+                }
+            }
         }
         switch goal.kind {
         case .perform:
             break
-        case .achieve(let condition):
-            if !goal.isIntended, goal.status != .achieved, condition.holds(for: beliefs) {
-                goal.status = .achieved
-            }
-        case .maintain(let condition):
-            let holds = condition.holds(for: beliefs)
-            let wasHeld = goal.conditionHeld
-            goal.conditionHeld = holds
-            guard !goal.isIntended else { return }
-            if holds {
+        case .achieve:
+            if holds == true { goal.status = .achieved }
+        case .maintain:
+            if holds == true {
                 if goal.status == .waiting || goal.status == .failed { goal.status = .achieved }
             } else if goal.status == .achieved || wasHeld == true {
                 goal.readopt()

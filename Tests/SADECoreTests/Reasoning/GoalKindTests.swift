@@ -140,3 +140,65 @@ struct GoalKindTests {
         await #expect(throws: AgentError.unknownGoal("nap")) { try await agent.suspendGoal("nap") }
     }
 }
+
+@Suite("Maintain goal broken again while its plan runs", .timeLimit(.minutes(1)))
+struct MaintainGoalRaceTests {
+    @Test("a violation while the restoring plan is still running is pursued again, not lost")
+    func violationDuringIntentionIsNotLost() async throws {
+        let gate = Gate()
+        let (restored, restoredSignal) = AsyncStream.makeStream(of: Void.self)
+        let coolings = Recorder<Int>()
+        let agent = Agent("Thermostat", on: Environment()) {
+            Belief(.temperature, 21)
+            Goal.maintain("comfortable", Condition("temperature <= 25") { ($0[.temperature] ?? 0) <= 25 }) {
+                Plan("cool") {
+                    OneShotAction { context in
+                        coolings.append(await context.belief(.temperature) ?? 0)
+                        await context.setBelief(.temperature, to: 21)
+                        if coolings.count == 1 {
+                            restoredSignal.yield()
+                            await gate.wait()  // still finishing when the room heats up again
+                        }
+                    }
+                }
+            }
+        }
+        var probe = await EventProbe(agent)
+        try await agent.start()
+        await agent.runBDICycle()
+        #expect(await probe.waitFor(.goalStatusChanged(goal: "comfortable", status: .achieved)))
+
+        await agent.setBelief(.temperature, to: 30)
+        var restoredIterator = restored.makeAsyncIterator()
+        _ = await restoredIterator.next()
+        await agent.setBelief(.temperature, to: 40)
+        #expect(await agent.goal(named: "comfortable")?.status == .executing)
+        gate.open()
+
+        #expect(await probe.waitFor(.goalStatusChanged(goal: "comfortable", status: .achieved)))
+        #expect(coolings.all == [30, 40])
+        #expect(await agent.beliefs[.temperature] == 21)
+    }
+
+    @Test("a maintain goal whose plan cannot restore the condition fails instead of looping")
+    func uselessPlanIsNotRetriedForever() async throws {
+        let tries = Recorder<Int>()
+        let agent = Agent("Thermostat", on: Environment()) {
+            Belief(.temperature, 21)
+            Goal.maintain("comfortable", Condition("temperature <= 25") { ($0[.temperature] ?? 0) <= 25 }) {
+                Plan("open window") { OneShotAction { _ in tries.append(1) } }
+            }
+        }
+        var probe = await EventProbe(agent)
+        try await agent.start()
+        await agent.runBDICycle()
+        await agent.setBelief(.temperature, to: 30)
+        #expect(await probe.waitFor(.goalStatusChanged(goal: "comfortable", status: .failed)))
+        await agent.runBDICycle()
+        #expect(tries.count == 1)
+        #expect(await agent.goal(named: "comfortable")?.status == .failed)
+
+        await agent.setBelief(.temperature, to: 22)
+        #expect(await agent.goal(named: "comfortable")?.status == .achieved, "holding again: maintained")
+    }
+}
