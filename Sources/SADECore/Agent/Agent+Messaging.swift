@@ -17,17 +17,19 @@ extension Agent {
         handlers.append(handler)
     }
 
-    /// Accepts a message into the mailbox and makes sure a drain will handle it.
+    /// Accepts a message into the mailbox and makes sure a drain will handle it. The
+    /// drain task is created isolated to the agent, so it is enqueued straight on the
+    /// agent's executor.
     /// Returns `false` if the agent is stopped.
     nonisolated func accept(_ message: ACLMessage) -> Bool {
         guard let mustSchedule = mailbox.withLock({ $0.accept(message) }) else { return false }
-        if mustSchedule { Task { await self.drainMailbox() } }
+        if mustSchedule { Task(operation: drainMailbox) }
         return true
     }
 
     /// Schedules a drain if messages wait and none is scheduled (after a resume).
     func scheduleMailboxDrain() {
-        if mailbox.withLock({ $0.claimDrain() }) { Task { await self.drainMailbox() } }
+        if mailbox.withLock({ $0.claimDrain() }) { Task(operation: drainMailbox) }
     }
 
     /// Handles waiting messages in arrival order, yielding between batches so one
