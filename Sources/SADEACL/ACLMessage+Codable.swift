@@ -43,17 +43,18 @@ extension ACLMessage: Codable {
         replyWith = try c.decodeIfPresent(String.self, forKey: .replyWith)
         inReplyTo = try c.decodeIfPresent(String.self, forKey: .inReplyTo)
         if let text = try c.decodeIfPresent(String.self, forKey: .replyBy) {
-            guard let date = try? Date(text, strategy: Self.replyByFormat) else {
+            guard let timestamp = Timestamp(iso8601: text) else {
                 throw DecodingError.dataCorruptedError(
-                    forKey: .replyBy, in: c, debugDescription: "reply-by is not an ISO 8601 date-time: \(text)")
+                    forKey: .replyBy, in: c,
+                    debugDescription: "reply-by is not a UTC date-time like 2026-11-18T11:06:40.250Z: \(text)")
             }
-            replyBy = date
+            replyBy = timestamp.date
         } else {
             replyBy = nil
         }
         var userDefined: [String: String] = [:]
         for key in c.allKeys where !Self.standardKeys.contains(key.stringValue) {
-            guard key.stringValue.hasPrefix("X-") || key.stringValue.hasPrefix("x-") else {
+            guard Self.isUserDefined(key.stringValue) else {
                 throw DecodingError.dataCorruptedError(
                     forKey: key, in: c,
                     debugDescription: "unknown ACL parameter '\(key.stringValue)'; user-defined parameters start with X-")
@@ -78,8 +79,14 @@ extension ACLMessage: Codable {
         try c.encodeIfPresent(conversationID, forKey: .conversationID)
         try c.encodeIfPresent(replyWith, forKey: .replyWith)
         try c.encodeIfPresent(inReplyTo, forKey: .inReplyTo)
-        try c.encodeIfPresent(replyBy?.formatted(Self.replyByFormat), forKey: .replyBy)
+        try c.encodeIfPresent(replyBy.map { Timestamp($0).iso8601 }, forKey: .replyBy)
         for (name, value) in userDefined.sorted(by: { $0.key < $1.key }) {
+            guard Self.isUserDefined(name) else {
+                throw EncodingError.invalidValue(
+                    name, EncodingError.Context(
+                        codingPath: encoder.codingPath,
+                        debugDescription: "user-defined parameter '\(name)' must start with X-"))
+            }
             try c.encode(value, forKey: Key(name))
         }
     }
@@ -89,5 +96,8 @@ extension ACLMessage: Codable {
         "ontology", "protocol", "conversation-id", "reply-with", "in-reply-to", "reply-by",
     ]
 
-    private static let replyByFormat = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
+    /// Whether `name` is a user-defined parameter name: `X-` (or `x-`) and more.
+    static func isUserDefined(_ name: String) -> Bool {
+        name.count > 2 && (name.hasPrefix("X-") || name.hasPrefix("x-"))
+    }
 }

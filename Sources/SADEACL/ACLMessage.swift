@@ -31,9 +31,13 @@ public struct ACLMessage: Hashable, Sendable {
     public var replyWith: String?
     /// The ``replyWith`` of the message this one answers.
     public var inReplyTo: String?
-    /// The latest time by which the sender wants a reply.
-    public var replyBy: Date?
-    /// User-defined parameters; their names start with `X-` (e.g. `X-priority`).
+    /// The latest time by which the sender wants a reply, kept to the millisecond
+    /// (the precision of FIPA date-times) so that every codec gives it back exactly.
+    public var replyBy: Date? {
+        didSet { replyBy = Timestamp.rounded(replyBy) }
+    }
+    /// User-defined parameters; their names must start with `X-` (e.g. `X-priority`),
+    /// or encoding the message fails.
     public var userDefined: [String: String]
 
     /// Creates a message; every parameter but the performative is optional.
@@ -65,7 +69,7 @@ public struct ACLMessage: Hashable, Sendable {
         self.conversationID = conversationID
         self.replyWith = replyWith
         self.inReplyTo = inReplyTo
-        self.replyBy = replyBy
+        self.replyBy = Timestamp.rounded(replyBy)
         self.userDefined = userDefined
     }
 

@@ -23,7 +23,7 @@ struct FireDemoCommand: AsyncParsableCommand {
     func validate() throws {
         guard interval > 0, interval <= 3600 else { throw ValidationError("--interval must be between 0 and 3600 seconds") }
         guard fires >= 1, fires <= 10_000 else { throw ValidationError("--fires must be between 1 and 10000") }
-        guard timeout > 0 else { throw ValidationError("--timeout must be positive") }
+        guard timeout > 0, timeout <= 86_400 else { throw ValidationError("--timeout must be between 0 and 86400 seconds") }
     }
 
     func run() async throws {

@@ -119,3 +119,40 @@ struct MessageTemplateTests {
         #expect(!MessageTemplate(ontology: "fire").matches(message))
     }
 }
+
+@Suite("ACL JSON edge cases")
+struct ACLJSONEdgeCaseTests {
+    @Test("a user-defined parameter without X- cannot be encoded")
+    func userDefinedNeedsPrefix() {
+        let message = ACLMessage(.inform, userDefined: ["priority": "high"])
+        #expect(throws: EncodingError.self) { try JSONEncoder().encode(message) }
+        let shadowing = ACLMessage(.inform, userDefined: ["content": "sneaky"])
+        #expect(throws: EncodingError.self) { try JSONEncoder().encode(shadowing) }
+    }
+
+    @Test("reply-by is kept to the millisecond, so any date round-trips exactly")
+    func replyByRoundTrips() throws {
+        for seconds in [Date().timeIntervalSince1970, 1_795_000_000.1236, -1.0005, 0, 951_782_400.999] {
+            let message = ACLMessage(.request, replyBy: Date(timeIntervalSince1970: seconds))
+            let decoded = try JSONDecoder().decode(ACLMessage.self, from: JSONEncoder().encode(message))
+            #expect(decoded == message)
+            #expect(abs((message.replyBy?.timeIntervalSince1970 ?? .nan) - seconds) <= 0.0005)
+        }
+        var message = ACLMessage(.request)
+        message.replyBy = Date(timeIntervalSince1970: 1.0004)
+        #expect(message.replyBy == Date(timeIntervalSince1970: 1))
+    }
+
+    @Test("reply-by text: leap days and short fractions are read; impossible dates are not")
+    func replyByParsing() throws {
+        func decode(_ text: String) throws -> Date? {
+            try JSONDecoder().decode(ACLMessage.self, from: Data(#"{"performative":"inform","reply-by":"\#(text)"}"#.utf8)).replyBy
+        }
+        #expect(try decode("2000-02-29T23:59:59.5Z") == Date(timeIntervalSince1970: 951_868_799.5))
+        #expect(try decode("1970-01-01T00:00:00Z") == Date(timeIntervalSince1970: 0))
+        for bad in ["2026-02-29T00:00:00Z", "2026-13-01T00:00:00Z", "2026-01-01T24:00:00Z", "2026-01-01 00:00:00Z",
+                    "2026-01-01T00:00:00", "2026-01-01T00:00:00.1234Z", "2026-01-01T00:00:00.Z", ""] {
+            #expect(throws: DecodingError.self, "\(bad)") { try decode(bad) }
+        }
+    }
+}

@@ -117,6 +117,7 @@ struct FireDemoCommandTests {
 
     @Test("rejects bad options with a clear message and a non-zero exit", arguments: [
         ["demo", "fire", "--fires", "0"], ["demo", "fire", "--interval", "-1"], ["demo", "fire", "--fires", "many"],
+        ["demo", "fire", "--timeout", "inf"], ["demo", "fire", "--interval", "nan"], ["demo", "fire", "--timeout", "1e30"],
     ])
     func rejectsBadOptions(arguments: [String]) throws {
         let result = try Self.run(arguments)

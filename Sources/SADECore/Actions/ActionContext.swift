@@ -19,6 +19,12 @@ public struct ActionContext: Sendable {
         self.plan = plan
     }
 
+    /// A context for a child of a composite behaviour: same agent, goal and plan,
+    /// its own ``stopRepeating()`` flag.
+    func child() -> ActionContext {
+        ActionContext(agent: agent, goal: goal, plan: plan)
+    }
+
     /// Ends a cyclic action or behaviour after the current run.
     public func stopRepeating() { repetition.stopped.store(true, ordering: .relaxed) }
 

@@ -22,6 +22,7 @@ extension Agent {
             setStatus(.executing, ofPlan: plan.name, inGoal: goalName)
             do {
                 for action in plan.actions {
+                    try Task.checkCancellation()  // a cancelled intention starts no further action
                     try await perform(action, goal: goalName, plan: plan.name)
                 }
                 guard !Task.isCancelled else { return }

@@ -20,6 +20,9 @@ extension Agent {
                 try environment.directory.register(DirectoryEntry(agent: identifier, services: services))
             } catch {
                 environment.deregister(self)
+                for message in mailbox.withLock({ $0.reset() }) {
+                    environment.returnToSender(message, failure: .unknownAgent(identifier))
+                }
                 throw error
             }
         }
@@ -32,9 +35,11 @@ extension Agent {
     /// goals become `suspended`), and received messages wait in the mailbox.
     public func suspend() throws {
         guard state == .active else { throw AgentError.invalidTransition(operation: "suspend", state: state) }
-        for index in mind.goals.indices where mind.goals[index].status == .executing {
-            suspendGoal(at: index)
-            goalsSuspendedWithAgent.insert(mind.goals[index].name)
+        reportingChanges {
+            for index in mind.goals.indices where mind.goals[index].status == .executing {
+                suspendGoal(at: index)
+                goalsSuspendedWithAgent.insert(mind.goals[index].name)
+            }
         }
         cancelBehaviours()
         transition(to: .suspended)
@@ -45,8 +50,10 @@ extension Agent {
     public func resume() throws {
         guard state == .suspended else { throw AgentError.invalidTransition(operation: "resume", state: state) }
         transition(to: .active)
-        for index in mind.goals.indices where goalsSuspendedWithAgent.contains(mind.goals[index].name) {
-            mind.goals[index].readopt()
+        reportingChanges {
+            for index in mind.goals.indices where goalsSuspendedWithAgent.contains(mind.goals[index].name) {
+                mind.goals[index].readopt()
+            }
         }
         goalsSuspendedWithAgent.removeAll()
         startBehaviours()

@@ -5,8 +5,15 @@ extension Agent {
     ///
     /// Sending never waits: the message is routed by the platform at once. If a
     /// receiver is unknown or cannot be reached, a `failure` comes back to this
-    /// agent like any other message.
+    /// agent like any other message. Only an active agent sends: a message from an
+    /// agent that is not started, suspended or stopped is not sent, and logged.
     public nonisolated func send(_ message: ACLMessage) {
+        guard mailbox.withLock({ $0.canSend }) else {
+            logger.warning(
+                "message not sent: the agent is not active",
+                metadata: ["performative": "\(message.performative)", "receivers": "\(message.receivers)"])
+            return
+        }
         var message = message
         if message.sender == nil { message.sender = identifier }
         environment.route(message)
@@ -37,7 +44,9 @@ extension Agent {
     func drainMailbox() async {
         while true {
             guard state == .active else {
-                if state == .suspended { mailbox.withLock { $0.putBack([]) } }
+                // Suspended: messages wait for resume. Not started (a failed start):
+                // start's failure path returned them. Stopped: stop returned them.
+                if state != .stopped { mailbox.withLock { $0.putBack([]) } }
                 return
             }
             let batch = mailbox.withLock { $0.takeAll() }

@@ -8,15 +8,24 @@ extension Agent {
     /// actions: intentions run in tasks of their own.
     public func runBDICycle(trigger: ReasoningTrigger = .explicit) {
         guard state == .active else { return }
-        let before = observers.isEmpty ? nil : ObservedMind(mind)
-        mind.trigger = trigger
-        mind.now = environment.clock.elapsed
-        strategies.beliefRevision.reviseBeliefs(&mind)
-        strategies.optionGeneration.generateOptions(&mind)
-        let chosen = strategies.deliberation.filter(&mind)
-        for goalName in chosen { startIntention(for: goalName) }
-        mind.trigger = .explicit
-        if let before { emitChanges(from: before) }
+        reportingChanges {
+            mind.trigger = trigger
+            mind.now = environment.clock.elapsed
+            strategies.beliefRevision.reviseBeliefs(&mind)
+            strategies.optionGeneration.generateOptions(&mind)
+            let chosen = strategies.deliberation.filter(&mind)
+            dropIntentionsOfSettledGoals()
+            for goalName in chosen { startIntention(for: goalName) }
+            mind.trigger = .explicit
+        }
+    }
+
+    /// An intention lives only while its goal is `executing`: when the strategies
+    /// settled a goal otherwise (an achieve goal reached, say), its task is cancelled.
+    private func dropIntentionsOfSettledGoals() {
+        for index in mind.goals.indices where mind.goals[index].isIntended && mind.goals[index].status != .executing {
+            dropIntention(at: index)
+        }
     }
 
     /// Sets a typed belief; if it changed, the BDI cycle runs.
@@ -61,27 +70,36 @@ extension Agent {
     /// ``resumeGoal(_:)``.
     public func suspendGoal(_ name: String) throws {
         guard let index = mind.goalIndex(named: name) else { throw AgentError.unknownGoal(name) }
-        let before = observers.isEmpty ? nil : ObservedMind(mind)
-        suspendGoal(at: index)
-        if let before { emitChanges(from: before) }
+        reportingChanges { suspendGoal(at: index) }
     }
 
     /// Resumes a suspended goal: it is adopted again and the cycle runs.
     public func resumeGoal(_ name: String) throws {
         guard let index = mind.goalIndex(named: name) else { throw AgentError.unknownGoal(name) }
         guard mind.goals[index].status == .suspended else { return }
-        mind.goals[index].readopt()
+        reportingChanges { mind.goals[index].readopt() }
         runBDICycle(trigger: .explicit)
     }
 
     func suspendGoal(at index: Int) {
-        let name = mind.goals[index].name
-        intentions.removeValue(forKey: name)?.cancel()
-        mind.goals[index].isIntended = false
+        dropIntention(at: index)
         mind.goals[index].status = .suspended
+    }
+
+    /// Cancels the goal's intention; its interrupted plan goes back to `waiting`.
+    private func dropIntention(at index: Int) {
+        intentions.removeValue(forKey: mind.goals[index].name)?.cancel()
+        mind.goals[index].isIntended = false
         for plan in mind.goals[index].plans.indices where mind.goals[index].plans[plan].status == .executing {
             mind.goals[index].plans[plan].status = .waiting
         }
+    }
+
+    /// Runs `change` and tells observers which goals, plans and beliefs it changed.
+    func reportingChanges(_ change: () -> Void) {
+        let before = observers.isEmpty ? nil : ObservedMind(mind)
+        change()
+        if let before { emitChanges(from: before) }
     }
 }
 

@@ -113,6 +113,7 @@ public actor Agent {
     /// Sets the state, tells the white pages and the observers.
     func transition(to newState: AgentState) {
         state = newState
+        mailbox.withLock { $0.canSend = newState == .active }
         environment.updateState(of: name, to: newState)
         emit(.stateChanged(newState))
     }

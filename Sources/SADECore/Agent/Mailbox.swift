@@ -9,6 +9,9 @@ struct Mailbox: ~Copyable {
     private var messages: [ACLMessage] = []
     private var isDrainScheduled = false
     private(set) var isClosed = false
+    /// Whether the agent may send: only while it is active, so that an action that
+    /// ignores cancellation cannot speak for a suspended or stopped agent.
+    var canSend = false
 
     /// Adds a message. Returns `nil` if the mailbox is closed, otherwise whether the
     /// caller must schedule a drain.
@@ -42,6 +45,14 @@ struct Mailbox: ~Copyable {
         guard !isClosed, !messages.isEmpty, !isDrainScheduled else { return false }
         isDrainScheduled = true
         return true
+    }
+
+    /// Empties the mailbox and forgets any scheduled drain (a start that failed after
+    /// registration); returns the messages it held.
+    mutating func reset() -> [ACLMessage] {
+        isDrainScheduled = false
+        defer { messages = [] }
+        return messages
     }
 
     /// Closes the mailbox for good and returns the messages it still held.

@@ -15,7 +15,7 @@ public struct SequentialBehaviour: Behaviour {
     public func action(_ context: ActionContext) async throws {
         for child in children {
             try Task.checkCancellation()
-            try await child.action(context)
+            try await child.action(context.child())
         }
     }
 }
@@ -52,7 +52,7 @@ public struct ParallelBehaviour: Behaviour {
     public func action(_ context: ActionContext) async throws {
         try await withThrowingTaskGroup(of: Void.self) { group in
             for child in children {
-                group.addTask { try await child.action(context) }
+                group.addTask { try await child.action(context.child()) }
             }
             switch completion {
             case .all:
@@ -86,11 +86,19 @@ public struct FSMBehaviour: Behaviour {
     }
 
     /// Why the machine could not go on.
-    public enum FSMError: Error, Hashable, Sendable {
+    public enum FSMError: Error, Hashable, Sendable, CustomStringConvertible {
         /// No state has this name.
         case unknownState(String)
         /// No transition leaves `state` on `event`.
         case noTransition(state: String, event: String)
+
+        /// A sentence saying what went wrong.
+        public var description: String {
+            switch self {
+            case .unknownState(let state): "the state machine has no state named '\(state)'"
+            case .noTransition(let state, let event): "no transition leaves state '\(state)' on event '\(event)'"
+            }
+        }
     }
 
     /// The behaviour's name.
@@ -116,7 +124,7 @@ public struct FSMBehaviour: Behaviour {
         while true {
             try Task.checkCancellation()
             guard let state = states[current] else { throw FSMError.unknownState(current) }
-            let event = try await state.run(context)
+            let event = try await state.run(context.child())
             if state.isFinal { return }
             guard let next = transitions[current]?[event] else {
                 throw FSMError.noTransition(state: current, event: event)

@@ -36,7 +36,7 @@ public struct Plan: Sendable {
 
 /// The execution status of a plan.
 public enum PlanStatus: String, Hashable, Sendable, Codable {
-    /// Not started (or reset when its goal was adopted again).
+    /// Not started, reset when its goal was adopted again, or interrupted.
     case waiting
     /// Its actions are running.
     case executing

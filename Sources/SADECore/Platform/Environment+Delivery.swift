@@ -72,8 +72,34 @@ extension Environment {
         guard let local = localName(of: receiver) else {
             return .unreachable(receiver, reason: "no transport to platform '\(receiver.platform ?? "")'")
         }
+        if Self.reservedNames.contains(local) {
+            answerAsPlatform(message, to: receiver)
+            return nil
+        }
         guard let agent = registry.withLock({ $0[local]?.agent }) else { return .unknownAgent(receiver) }
         return agent.accept(message) ? nil : .agentStopped(receiver)
+    }
+
+    /// Handles a message to the platform's own `ams` or `df`, which take no requests
+    /// over ACL yet (the Swift API is ``directory`` and the white-pages methods).
+    /// A reply — such as an agent answering a delivery failure — is logged and ends
+    /// there, so two parties never bounce messages forever; anything else gets one
+    /// `not-understood`.
+    private func answerAsPlatform(_ message: ACLMessage, to receiver: AgentIdentifier) {
+        let isReply = message.inReplyTo != nil || [.failure, .notUnderstood, .inform, .agree, .refuse].contains(message.performative)
+        guard !isReply, let sender = message.sender else {
+            logger.notice(
+                "message to the platform's \(receiver.localName) ignored",
+                metadata: ["performative": "\(message.performative)", "sender": "\(message.sender?.name ?? "none")"])
+            return
+        }
+        var answer = message.makeReply(
+            .notUnderstood, content: "(platform-service-unavailable \"\(receiver.localName) answers no ACL requests yet\")")
+        answer.sender = AgentIdentifier(name: "\(receiver.localName)@\(name)")
+        answer.receivers = [sender]
+        if let problem = deliver(answer, to: sender) {
+            logger.warning("not-understood could not be returned", metadata: ["sender": "\(sender)", "reason": "\(problem)"])
+        }
     }
 
     /// Sends a `failure` from the AMS to the sender of an undeliverable message. A

@@ -10,12 +10,13 @@ public protocol OptionGenerationStrategy: Sendable {
 ///
 /// - A goal whose intention has ended is `achieved` if one of its plans was, else
 ///   `failed` (an achieve or maintain goal also needs its condition to hold).
-/// - An achieve goal whose condition holds is `achieved`, even before it ran.
+/// - An achieve goal is `achieved` as soon as its condition holds — before it ran,
+///   or while its plan still runs (the agent then drops the intention).
 /// - A maintain goal is adopted again (`waiting`, plans reset) when its condition
 ///   stops holding after it held — also when that happens while its intention still
-///   runs — or after the goal was achieved. A maintain goal whose plans never
-///   restored the condition is `failed` until the condition holds again, so a plan
-///   that cannot help is not retried in a loop.
+///   runs — or after the goal was achieved. A maintain goal whose plans did not
+///   restore the condition is `failed`; it is tried again when the agent learns
+///   something (a message or a belief change), never in a loop by itself.
 public struct DefaultOptionGenerationStrategy: OptionGenerationStrategy {
     /// Creates the default option generation.
     public init() {}
@@ -27,17 +28,19 @@ public struct DefaultOptionGenerationStrategy: OptionGenerationStrategy {
             state.newGoals.removeAll()
         }
         for index in state.goals.indices {
-            review(&state.goals[index], beliefs: state.beliefs)
+            review(&state.goals[index], beliefs: state.beliefs, trigger: state.trigger)
         }
     }
 
-    private func review(_ goal: inout Goal, beliefs: BeliefBase) {
+    private func review(_ goal: inout Goal, beliefs: BeliefBase, trigger: ReasoningTrigger) {
         guard goal.status != .suspended else { return }
         let holds = goal.condition?.holds(for: beliefs)
         let wasHeld = goal.conditionHeld
         goal.conditionHeld = holds
         if goal.isIntended {
-            if holds == true { goal.conditionHeldDuringIntention = true }
+            guard holds == true else { return }
+            goal.conditionHeldDuringIntention = true
+            if case .achieve = goal.kind { goal.status = .achieved }
             return
         }
         if goal.status == .executing {  // its intention has just ended
@@ -66,9 +69,19 @@ public struct DefaultOptionGenerationStrategy: OptionGenerationStrategy {
         case .maintain:
             if holds == true {
                 if goal.status == .waiting || goal.status == .failed { goal.status = .achieved }
-            } else if goal.status == .achieved || wasHeld == true {
+            } else if goal.status == .achieved || wasHeld == true || (goal.status == .failed && trigger.bringsNews) {
                 goal.readopt()
             }
+        }
+    }
+}
+
+extension ReasoningTrigger {
+    /// Whether the cycle was started by new information: a message or a belief change.
+    var bringsNews: Bool {
+        switch self {
+        case .message, .beliefChange: true
+        case .start, .intentionFinished, .explicit: false
         }
     }
 }

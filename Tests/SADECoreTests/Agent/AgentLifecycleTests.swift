@@ -29,10 +29,17 @@ struct AgentLifecycleTests {
 
         let message = await probe.nextMessage()
         #expect(message?.content == "while you slept")
-        let resumedAt = try #require(probe.seen.firstIndex(of: .stateChanged(.active)))
+        let suspendedAt = try #require(probe.seen.firstIndex(of: .stateChanged(.suspended)))
+        let resumedAt = try #require(probe.seen[suspendedAt...].firstIndex(of: .stateChanged(.active)))
         let receivedAt = try #require(probe.seen.firstIndex { if case .messageReceived = $0 { true } else { false } })
         #expect(resumedAt < receivedAt, "a suspended agent handles nothing")
         #expect(await agent.goal(named: "patrol")?.status == .executing)
+        let goalEvents = probe.seen.filter { if case .goalStatusChanged = $0 { true } else { false } }
+        #expect(goalEvents.suffix(3) == [
+            .goalStatusChanged(goal: "patrol", status: .suspended),
+            .goalStatusChanged(goal: "patrol", status: .waiting),
+            .goalStatusChanged(goal: "patrol", status: .executing),
+        ], "observers see the goal suspended, re-adopted and pursued again")
         await clock.waitForSleepers(1)
         clock.advance(by: .seconds(1))
         var tickIterator = ticks.makeAsyncIterator()

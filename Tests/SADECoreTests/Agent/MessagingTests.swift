@@ -112,6 +112,7 @@ struct MessagingTests {
         let message = ACLMessage(.inform, receivers: ["Listener"], content: "news")
         platform.route(message)
         _ = await probe.nextMessage()
+        _ = await agent.state  // the event is emitted before the cycle: let the agent finish handling
 
         #expect(triggers.all == [.message(message)])
         await agent.setBelief("news", to: "heard")

@@ -1,3 +1,5 @@
+import InMemoryLogging
+import Logging
 import SADEACL
 import SADECore
 import Testing
@@ -61,9 +63,34 @@ struct EnvironmentTests {
 
     @Test("an undeliverable message without a sender is logged, never bounced in a loop")
     func undeliverableWithoutSender() async throws {
-        let platform = Environment(name: "p")
+        let log = InMemoryLogHandler()
+        let platform = Environment(name: "p", logger: Logger(label: "test") { _ in log })
         platform.route(ACLMessage(.inform, receivers: ["Nobody"]))
         platform.route(ACLMessage(.failure, sender: platform.amsIdentifier, receivers: ["Nobody"]))
-        #expect(platform.agentCount == 0)
+        let warnings = log.entries.filter { $0.message == "undeliverable message dropped: nobody to tell" }
+        #expect(warnings.map { $0.metadata["performative"] } == ["inform", "failure"])
+    }
+
+    @Test("an agent that answers the AMS's failure does not start an endless exchange")
+    func answeringTheAMSEnds() async throws {
+        let log = InMemoryLogHandler()
+        let platform = Environment(name: "p", logger: Logger(label: "test") { _ in log })
+        let answers = Recorder<Performative>()
+        let stubborn = Agent("Stubborn", on: platform) {
+            MessageHandler { agent, message in  // answers everything it does not expect
+                answers.append(message.performative)
+                agent.send(message.makeReply(.notUnderstood))
+            }
+        }
+        var probe = await EventProbe(stubborn)
+        try await stubborn.start()
+
+        stubborn.send(ACLMessage(.request, receivers: ["Ghost"], replyWith: "r1"))
+        #expect(await probe.nextMessage()?.performative == .failure)
+        stubborn.send(ACLMessage(.request, receivers: [platform.amsIdentifier], content: "(register)"))
+        #expect(await probe.nextMessage()?.performative == .notUnderstood)
+        _ = await stubborn.state
+        #expect(answers.all == [.failure, .notUnderstood], "one failure, one not-understood, then silence")
+        #expect(log.entries.filter { $0.message == "message to the platform's ams ignored" }.count == 2)
     }
 }
