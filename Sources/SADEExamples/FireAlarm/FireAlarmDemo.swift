@@ -60,8 +60,9 @@ public struct FireAlarmDemo: Sendable {
                 var events = alarmedEvents.makeAsyncIterator()
                 for number in stride(from: 1, through: total, by: 1) {
                     let room = Self.rooms[(number - 1) % Self.rooms.count]
-                    building.lightFire(in: room)
+                    // Told first: once lit, the agents may handle the fire before this task runs again.
                     narrator.say("Building", "fire \(number) of \(total) breaks out in the \(room)")
+                    building.lightFire(in: room)
                     // This fire is over once it is out and the Alarmed agent heard so.
                     while await events.next() != nil {
                         if building.firesPutOut >= number, await alarmed.beliefs[.isInFire] == false { break }
