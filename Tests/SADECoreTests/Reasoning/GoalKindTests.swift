@@ -1,6 +1,14 @@
 import SADECore
 import Testing
 
+/// A thermostat agent keeping the room at 25 °C or less with one plan.
+func thermostat(_ plan: Plan) -> Agent {
+    Agent("Thermostat", on: Environment()) {
+        Belief(.temperature, 21)
+        Goal.maintain("comfortable", Condition("temperature <= 25") { ($0[.temperature] ?? 0) <= 25 }) { plan }
+    }
+}
+
 @Suite("Perform, achieve and maintain goals", .timeLimit(.minutes(1)))
 struct GoalKindTests {
     @Test("an achieve goal tries plans until its condition holds")
@@ -59,17 +67,13 @@ struct GoalKindTests {
     @Test("a maintain goal is re-adopted every time its condition stops holding")
     func maintainGoalRestoresCondition() async throws {
         let coolings = Recorder<Int>()
-        let agent = Agent("Thermostat", on: Environment()) {
-            Belief(.temperature, 21)
-            Goal.maintain("comfortable", Condition("temperature <= 25") { ($0[.temperature] ?? 0) <= 25 }) {
-                Plan("cool") {
-                    OneShotAction { context in
-                        coolings.append(await context.belief(.temperature) ?? 0)
-                        await context.setBelief(.temperature, to: 21)
-                    }
+        let agent = thermostat(
+            Plan("cool") {
+                OneShotAction { context in
+                    coolings.append(await context.belief(.temperature) ?? 0)
+                    await context.setBelief(.temperature, to: 21)
                 }
-            }
-        }
+            })
         var probe = await EventProbe(agent)
         try await agent.start()
         await agent.runBDICycle()
@@ -148,21 +152,17 @@ struct MaintainGoalRaceTests {
         let gate = Gate()
         let (restored, restoredSignal) = AsyncStream.makeStream(of: Void.self)
         let coolings = Recorder<Int>()
-        let agent = Agent("Thermostat", on: Environment()) {
-            Belief(.temperature, 21)
-            Goal.maintain("comfortable", Condition("temperature <= 25") { ($0[.temperature] ?? 0) <= 25 }) {
-                Plan("cool") {
-                    OneShotAction { context in
-                        coolings.append(await context.belief(.temperature) ?? 0)
-                        await context.setBelief(.temperature, to: 21)
-                        if coolings.count == 1 {
-                            restoredSignal.yield()
-                            await gate.wait()  // still finishing when the room heats up again
-                        }
+        let agent = thermostat(
+            Plan("cool") {
+                OneShotAction { context in
+                    coolings.append(await context.belief(.temperature) ?? 0)
+                    await context.setBelief(.temperature, to: 21)
+                    if coolings.count == 1 {
+                        restoredSignal.yield()
+                        await gate.wait()  // still finishing when the room heats up again
                     }
                 }
-            }
-        }
+            })
         var probe = await EventProbe(agent)
         try await agent.start()
         await agent.runBDICycle()
@@ -183,12 +183,7 @@ struct MaintainGoalRaceTests {
     @Test("a maintain goal whose plan cannot restore the condition fails instead of looping")
     func uselessPlanIsNotRetriedForever() async throws {
         let tries = Recorder<Int>()
-        let agent = Agent("Thermostat", on: Environment()) {
-            Belief(.temperature, 21)
-            Goal.maintain("comfortable", Condition("temperature <= 25") { ($0[.temperature] ?? 0) <= 25 }) {
-                Plan("open window") { OneShotAction { _ in tries.append(1) } }
-            }
-        }
+        let agent = thermostat(Plan("open window") { OneShotAction { _ in tries.append(1) } })
         var probe = await EventProbe(agent)
         try await agent.start()
         await agent.runBDICycle()
