@@ -7,12 +7,14 @@ let package = Package(
     products: [
         .library(name: "SADEACL", targets: ["SADEACL"]),
         .library(name: "SADECore", targets: ["SADECore"]),
+        .library(name: "SADENet", targets: ["SADENet"]),
         .library(name: "SADEExamples", targets: ["SADEExamples"]),
         .executable(name: "sade", targets: ["sade"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-nio", exact: "2.101.3"),
     ],
     targets: [
         // Layer 1: FIPA-ACL message value types. No I/O.
@@ -22,12 +24,25 @@ let package = Package(
             name: "SADECore",
             dependencies: ["SADEACL", .product(name: "Logging", package: "swift-log")]
         ),
+        // Layer 3: TCP transport between platforms (SwiftNIO), framed ACL strings.
+        .target(
+            name: "SADENet",
+            dependencies: [
+                "SADEACL", "SADECore",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]
+        ),
         // Applications: the classic examples.
         .target(name: "SADEExamples", dependencies: ["SADECore"]),
         // The `sade` command.
         .executableTarget(
             name: "sade",
-            dependencies: ["SADEExamples", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: [
+                "SADEACL", "SADECore", "SADENet", "SADEExamples",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
         ),
         .testTarget(name: "SADEACLTests", dependencies: ["SADEACL"]),
         .testTarget(
@@ -37,6 +52,10 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "InMemoryLogging", package: "swift-log"),
             ]
+        ),
+        .testTarget(
+            name: "SADENetTests",
+            dependencies: ["SADEACL", "SADECore", "SADENet", "sade", .product(name: "NIOCore", package: "swift-nio")]
         ),
         .testTarget(name: "SADEExamplesTests", dependencies: ["SADEExamples", "sade"]),
     ],
