@@ -14,7 +14,8 @@ extension Agent {
         for goal in mind.goals where !seen.insert(goal.name).inserted {
             throw AgentError.duplicateGoal(goal.name)
         }
-        try environment.register(self)
+        let isPlatformAgent = environment.isPlatformAgent(self)
+        if !isPlatformAgent { try environment.register(self) }
         if !services.isEmpty {
             do {
                 try environment.directory.register(DirectoryEntry(agent: identifier, services: services))
@@ -29,6 +30,7 @@ extension Agent {
         transition(to: .active)
         startBehaviours()
         if runBDICycleOnStart { runBDICycle(trigger: .start) }
+        scheduleMailboxDrain()
     }
 
     /// Suspends the agent: running intentions and behaviours are cancelled (their

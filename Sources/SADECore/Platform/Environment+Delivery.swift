@@ -1,60 +1,13 @@
 import SADEACL
 
-/// Why a message could not be delivered to one of its receivers.
-public enum DeliveryFailure: Error, Hashable, Sendable, CustomStringConvertible {
-    /// No agent has this name on the platform.
-    case unknownAgent(AgentIdentifier)
-    /// The agent stopped before it could handle the message.
-    case agentStopped(AgentIdentifier)
-    /// The receiver lives on a platform this one cannot reach.
-    case unreachable(AgentIdentifier, reason: String)
-    /// The message names no receiver.
-    case noReceiver
-
-    /// The reason as a short code, sent as the `X-failure-reason` parameter.
-    public var code: String {
-        switch self {
-        case .unknownAgent: "unknown-agent"
-        case .agentStopped: "agent-stopped"
-        case .unreachable: "unreachable"
-        case .noReceiver: "no-receiver"
-        }
-    }
-
-    /// The receiver the message did not reach, if there was one.
-    public var receiver: AgentIdentifier? {
-        switch self {
-        case .unknownAgent(let receiver), .agentStopped(let receiver), .unreachable(let receiver, _): receiver
-        case .noReceiver: nil
-        }
-    }
-
-    /// A sentence saying what went wrong.
-    public var description: String {
-        switch self {
-        case .unknownAgent(let receiver): "no agent named '\(receiver.name)' on this platform"
-        case .agentStopped(let receiver): "agent '\(receiver.name)' stopped before handling the message"
-        case .unreachable(let receiver, let reason): "agent '\(receiver.name)' is unreachable: \(reason)"
-        case .noReceiver: "the message has no receiver"
-        }
-    }
-
-    /// The content of the `failure` message: a FIPA-SL style proposition naming the
-    /// receiver and the reason, e.g.
-    /// `(MTS-error (agent-identifier :name Fireman) (unknown-agent "no agent named …"))`.
-    var content: String {
-        let who = receiver.map { "(agent-identifier :name \($0.name))" } ?? "(set)"
-        let text = description.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
-        return "(MTS-error \(who) (\(code) \"\(text)\"))"
-    }
-}
-
 extension Environment {
-    /// Delivers a message to each of its receivers on this platform. A receiver that
-    /// cannot be reached gets the message back to the sender as a FIPA `failure`.
+    /// Delivers a message to each of its receivers: on this platform directly, on
+    /// another platform through an attached ``MessageTransport``. A receiver that cannot
+    /// be reached gets the message back to the sender as a FIPA `failure`.
     ///
-    /// Agents send with ``Agent/send(_:)``; call this directly to inject a message
-    /// from outside any agent (its sender then gets the failures, if it is an agent).
+    /// Never waits: a full outgoing queue is a ``DeliveryFailure/queueFull(_:)``
+    /// failure. Agents send with ``Agent/send(_:)``; call this directly to inject a
+    /// message from outside any agent (its sender then gets the failures, if it is an agent).
     public func route(_ message: ACLMessage) {
         guard !message.receivers.isEmpty else {
             returnToSender(message, failure: .noReceiver)
@@ -67,46 +20,44 @@ extension Environment {
         }
     }
 
-    /// Puts the message in the receiver's mailbox, or says why it cannot.
-    func deliver(_ message: ACLMessage, to receiver: AgentIdentifier) -> DeliveryFailure? {
-        guard let local = localName(of: receiver) else {
-            return .unreachable(receiver, reason: "no transport to platform '\(receiver.platform ?? "")'")
-        }
-        if Self.reservedNames.contains(local) {
-            answerAsPlatform(message, to: receiver)
-            return nil
-        }
-        guard let agent = registry.withLock({ $0[local]?.agent }) else { return .unknownAgent(receiver) }
-        return agent.accept(message) ? nil : .agentStopped(receiver)
-    }
-
-    /// Handles a message to the platform's own `ams` or `df`, which take no requests
-    /// over ACL yet (the Swift API is ``directory`` and the white-pages methods).
-    /// A reply — such as an agent answering a delivery failure — is logged and ends
-    /// there, so two parties never bounce messages forever; anything else gets one
-    /// `not-understood`.
-    private func answerAsPlatform(_ message: ACLMessage, to receiver: AgentIdentifier) {
-        let isReply = message.inReplyTo != nil || [.failure, .notUnderstood, .inform, .agree, .refuse].contains(message.performative)
-        guard !isReply, let sender = message.sender else {
-            logger.notice(
-                "message to the platform's \(receiver.localName) ignored",
-                metadata: ["performative": "\(message.performative)", "sender": "\(message.sender?.name ?? "none")"])
+    /// Like ``route(_:)``, but waits while an outgoing queue to another platform is
+    /// full instead of failing, so a fast sender is slowed down to what the network
+    /// and the other platform take (backpressure).
+    public func routeWhenReady(_ message: ACLMessage) async {
+        guard !message.receivers.isEmpty else {
+            returnToSender(message, failure: .noReceiver)
             return
         }
-        var answer = message.makeReply(
-            .notUnderstood, content: "(platform-service-unavailable \"\(receiver.localName) answers no ACL requests yet\")")
-        answer.sender = AgentIdentifier(name: "\(receiver.localName)@\(name)")
-        answer.receivers = [sender]
-        if let problem = deliver(answer, to: sender) {
-            logger.warning("not-understood could not be returned", metadata: ["sender": "\(sender)", "reason": "\(problem)"])
+        for receiver in message.receivers {
+            let failure: DeliveryFailure?
+            switch destination(of: receiver) {
+            case .local(let local): failure = deliverLocally(message, to: receiver, named: local)
+            case .remote(let transport, let address):
+                failure = await transport.sendWhenReady(stampingAddresses(message), to: receiver, at: address)
+            case .undeliverable(let reason): failure = reason
+            }
+            if let failure { returnToSender(message, failure: failure) }
         }
     }
 
-    /// Sends a `failure` from the AMS to the sender of an undeliverable message. A
+    /// Delivers a message that arrived over a transport to its receiver on this
+    /// platform; addresses are not looked at. A failure goes back to the sender.
+    public func deliverArrived(_ message: ACLMessage, to receiver: AgentIdentifier) {
+        let failure =
+            if let local = localName(of: receiver) {
+                deliverLocally(message, to: receiver, named: local)
+            } else {
+                DeliveryFailure.unknownAgent(receiver)
+            }
+        if let failure { returnToSender(message, failure: failure) }
+    }
+
+    /// Sends a `failure` from the AMS to the sender of an undeliverable message, with
+    /// the reason in `X-failure-reason` and the receiver in `X-undelivered-to`. A
     /// failure that cannot itself be delivered is logged, never bounced again.
-    func returnToSender(_ message: ACLMessage, failure: DeliveryFailure) {
-        let isOwnFailure = message.performative == .failure && message.sender == amsIdentifier
-        guard let sender = message.sender, !isOwnFailure else {
+    public func returnToSender(_ message: ACLMessage, failure: DeliveryFailure) {
+        let isFailureNotice = message.performative == .failure && message.sender?.localName == "ams"
+        guard let sender = message.sender, !isFailureNotice else {
             logger.warning(
                 "undeliverable message dropped: nobody to tell",
                 metadata: ["performative": "\(message.performative)", "reason": "\(failure)"])
@@ -122,5 +73,68 @@ extension Environment {
                 "delivery failure could not be returned to its sender",
                 metadata: ["sender": "\(sender)", "reason": "\(failure)", "return": "\(problem)"])
         }
+    }
+
+    /// Where a receiver lives, as seen from this platform.
+    enum Destination {
+        case local(String)
+        case remote(any MessageTransport, address: String)
+        case undeliverable(DeliveryFailure)
+    }
+
+    /// A receiver with an address that is not this platform's own is remote; one
+    /// without addresses is local if its name has no platform part or this one's.
+    func destination(of receiver: AgentIdentifier) -> Destination {
+        if !receiver.addresses.isEmpty {
+            let transports = transports.withLock { $0 }
+            let own = transports.flatMap(\.addresses)
+            if !receiver.addresses.contains(where: own.contains) {
+                for address in receiver.addresses {
+                    if let transport = transports.first(where: { $0.canReach(address) }) {
+                        return .remote(transport, address: address)
+                    }
+                }
+                let listed = receiver.addresses.joined(separator: ", ")
+                return .undeliverable(.unreachable(receiver, reason: "no transport for \(listed)"))
+            }
+        }
+        guard let local = localName(of: receiver) else {
+            return .undeliverable(.unreachable(receiver, reason: "no address for platform '\(receiver.platform ?? "")'"))
+        }
+        return .local(local)
+    }
+
+    /// Puts the message in the receiver's mailbox or hands it to a transport, or says
+    /// why it cannot.
+    func deliver(_ message: ACLMessage, to receiver: AgentIdentifier) -> DeliveryFailure? {
+        switch destination(of: receiver) {
+        case .local(let local): deliverLocally(message, to: receiver, named: local)
+        case .remote(let transport, let address): transport.send(stampingAddresses(message), to: receiver, at: address)
+        case .undeliverable(let failure): failure
+        }
+    }
+
+    private func deliverLocally(_ message: ACLMessage, to receiver: AgentIdentifier, named local: String) -> DeliveryFailure? {
+        let agent = registry.withLock({ $0[local]?.agent }) ?? platformAgents.withLock({ $0[local] })
+        guard let agent else { return .unknownAgent(receiver) }
+        return agent.accept(message) ? nil : .agentStopped(receiver)
+    }
+
+    /// The message with this platform's addresses on the sender and reply-to agents
+    /// that live here, so that the other platform can answer.
+    private func stampingAddresses(_ message: ACLMessage) -> ACLMessage {
+        let own = addresses
+        guard !own.isEmpty else { return message }
+        func stamped(_ agent: AgentIdentifier) -> AgentIdentifier {
+            guard agent.addresses.isEmpty, localName(of: agent) != nil else { return agent }
+            var agent = agent
+            if agent.platform == nil { agent.name += "@\(name)" }
+            agent.addresses = own
+            return agent
+        }
+        var message = message
+        message.sender = message.sender.map(stamped)
+        message.replyTo = message.replyTo.map(stamped)
+        return message
     }
 }

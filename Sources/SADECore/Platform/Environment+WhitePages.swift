@@ -13,10 +13,11 @@ extension Environment {
     /// The names the platform keeps for its own agents.
     static let reservedNames: Set<String> = ["ams", "df"]
 
-    /// The started agent called `name` (local name or `name@platform`), if any.
+    /// The started agent called `name` (local name or `name@platform`), if any;
+    /// `ams` and `df` are the platform's own agents.
     public func agent(named name: String) -> Agent? {
         guard let local = localName(of: AgentIdentifier(name: name)) else { return nil }
-        return registry.withLock { $0[local]?.agent }
+        return registry.withLock { $0[local]?.agent } ?? platformAgents.withLock { $0[local] }
     }
 
     /// The white-pages entry of the agent called `name`, if registered.
@@ -27,7 +28,8 @@ extension Environment {
         }
     }
 
-    /// Every registered agent, sorted by name.
+    /// Every agent registered by starting it, sorted by name; the platform's own
+    /// `ams` and `df` are not listed.
     public var agents: [AMSAgentDescription] {
         registry.withLock { registry in
             registry.values.map { AMSAgentDescription(identifier: $0.agent.identifier, state: $0.state) }

@@ -19,6 +19,11 @@ public final class Environment: Sendable {
     public let directory: DirectoryFacilitator
     /// The white pages: started agents by name, with their state.
     let registry = Mutex<[String: Registration]>([:])
+    /// The platform's own agents, `ams` and `df`, answering `fipa-agent-management`
+    /// requests over ACL. Not listed among ``agents``.
+    let platformAgents = Mutex<[String: Agent]>([:])
+    /// Transports to other platforms, consulted in order.
+    let transports = Mutex<[any MessageTransport]>([])
 
     struct Registration {
         let agent: Agent
@@ -36,6 +41,7 @@ public final class Environment: Sendable {
         self.clock = PlatformClock(clock)
         self.logger = logger ?? Logger(label: "sade.\(name)")
         self.directory = DirectoryFacilitator()
+        startPlatformAgents()
     }
 
     /// Creates a platform on the machine's continuous clock.
@@ -49,4 +55,18 @@ public final class Environment: Sendable {
 
     /// The identifier of the platform's directory facilitator.
     public var dfIdentifier: AgentIdentifier { AgentIdentifier(name: "df@\(name)") }
+
+    /// Adds a transport to other platforms; messages to agents with an address it can
+    /// reach go through it from now on.
+    public func attach(_ transport: any MessageTransport) {
+        transports.withLock { $0.append(transport) }
+    }
+
+    /// Removes every transport whose addresses are `addresses` (a transport shutting down).
+    public func detachTransport(withAddresses addresses: [String]) {
+        transports.withLock { $0.removeAll { $0.addresses == addresses } }
+    }
+
+    /// The addresses where this platform can be reached, over every attached transport.
+    public var addresses: [String] { transports.withLock { $0.flatMap(\.addresses) } }
 }
