@@ -83,6 +83,8 @@ struct EnvironmentTests {
             }
         }
         var probe = await EventProbe(stubborn)
+        let ams = try #require(platform.agent(named: "ams"))
+        var amsProbe = await EventProbe(ams)
         try await stubborn.start()
 
         stubborn.send(ACLMessage(.request, receivers: ["Ghost"], replyWith: "r1"))
@@ -91,6 +93,11 @@ struct EnvironmentTests {
         #expect(await probe.nextMessage()?.performative == .notUnderstood)
         _ = await stubborn.state
         #expect(answers.all == [.failure, .notUnderstood], "one failure, one not-understood, then silence")
-        #expect(log.entries.filter { $0.message == "message to the platform's ams ignored" }.count == 2)
+        let toAMS = [
+            await amsProbe.nextMessage(), await amsProbe.nextMessage(), await amsProbe.nextMessage(),
+        ].compactMap { $0?.performative.rawValue }
+        #expect(toAMS.sorted() == ["not-understood", "not-understood", "request"])
+        _ = await ams.state
+        #expect(log.entries.filter { $0.message == "message to the platform ignored" }.count == 2)
     }
 }

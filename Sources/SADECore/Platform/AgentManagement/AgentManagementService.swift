@@ -1,24 +1,202 @@
 import SADEACL
 
 /// The behaviour of the platform's `ams` and `df` agents: `fipa-agent-management`
-/// requests over ACL (fipa00023).
+/// requests over ACL (fipa00023), so that agents on other platforms can publish and
+/// search services and list agents.
+///
+/// A request's content is `((action (agent-identifier :name df@p) (register …)))`.
+/// Answers: `inform` `((done <action>))` or `((result <action> (sequence …)))`;
+/// `failure` `(<action> (already-registered))` / `(not-registered)`;
+/// `refuse` `(<action> (unauthorised))` / `(unsupported-function f)`; `not-understood`
+/// for content that is not a valid action. Replies and failures sent to them are
+/// logged and end there, so no two parties bounce messages forever.
 enum AgentManagementService {
-    /// The AMS's reaction to every message.
+    /// The AMS: white pages — `search` for agents, `get-description` of the platform.
     static let amsHandler = MessageHandler { agent, message in
-        answer(message, from: agent)
+        answer(message, from: agent) { (function, arguments, _, agent) throws(Outcome) -> Outcome in
+            try ams(function, arguments, agent.environment)
+        }
     }
 
-    /// The DF's reaction to every message.
+    /// The DF: yellow pages — `register`, `deregister`, `modify`, `search`.
     static let dfHandler = MessageHandler { agent, message in
-        answer(message, from: agent)
+        answer(message, from: agent) { (function, arguments, sender, agent) throws(Outcome) -> Outcome in
+            try df(function, arguments, sender: sender, agent.environment)
+        }
     }
 
-    private static func answer(_ message: ACLMessage, from agent: isolated Agent) {
-        let isReply = message.inReplyTo != nil || [.failure, .notUnderstood, .inform, .agree, .refuse].contains(message.performative)
-        guard !isReply, message.sender != nil else {
-            agent.logger.notice("message to the platform ignored", metadata: ["performative": "\(message.performative)"])
+    /// The outcome of a management action.
+    private enum Outcome: Error {
+        case done
+        case result([ACLExpression])
+        case failure(ACLExpression)
+        case refuse(ACLExpression)
+        case notUnderstood(String)
+    }
+
+    private typealias Perform = (String, [ACLExpression], AgentIdentifier, isolated Agent) throws(Outcome) -> Outcome
+
+    private static func answer(_ message: ACLMessage, from agent: isolated Agent, perform: Perform) {
+        guard message.performative == .request, let sender = message.sender else {
+            let isAnswer = message.inReplyTo != nil || message.sender == nil
+                || [.failure, .notUnderstood, .inform, .agree, .refuse, .informIf, .informRef, .confirm, .disconfirm]
+                    .contains(message.performative)
+            if isAnswer {
+                agent.logger.notice(
+                    "message to the platform ignored",
+                    metadata: ["performative": "\(message.performative)", "sender": "\(message.sender?.name ?? "none")"])
+            } else {
+                agent.send(message.makeReply(.notUnderstood, content: "((unsupported-act \(message.performative)))"))
+            }
             return
         }
-        agent.send(message.makeReply(.notUnderstood, content: "(platform-service-unavailable)"))
+        let outcome: Outcome
+        var action = ACLExpression.list([])
+        do throws(Outcome) {
+            guard message.ontology?.lowercased() == AgentManagementOntology.name else {
+                throw .notUnderstood("the ontology must be \(AgentManagementOntology.name), not \(message.ontology ?? "none")")
+            }
+            action = try actionExpression(in: message.content ?? "")
+            guard case .list(let parts) = action, parts.count == 3, case .list(let call) = parts[2],
+                case .word(let function)? = call.first
+            else { throw .notUnderstood("expected (action (agent-identifier …) (function …))") }
+            outcome = try perform(function.lowercased(), Array(call.dropFirst()), sender, agent)
+        } catch {
+            outcome = error
+        }
+        var reply: ACLMessage
+        switch outcome {
+        case .done: reply = message.makeReply(.inform, content: "((done \(action)))")
+        case .result(let items):
+            reply = message.makeReply(.inform, content: "((result \(action) \(ACLExpression.list([.word("sequence")] + items))))")
+        case .failure(let reason): reply = message.makeReply(.failure, content: "(\(action) \(reason))")
+        case .refuse(let reason): reply = message.makeReply(.refuse, content: "(\(action) \(reason))")
+        case .notUnderstood(let reason):
+            reply = message.makeReply(.notUnderstood, content: "((unrecognised-value \(ACLExpression.string(reason))))")
+        }
+        reply.language = reply.language ?? AgentManagementOntology.language
+        agent.send(reply)
+    }
+
+    /// The `(action …)` in `((action …))` (or a bare `(action …)`).
+    private static func actionExpression(in content: String) throws(Outcome) -> ACLExpression {
+        let expression: ACLExpression
+        do {
+            expression = try ACLExpression(parsing: content)
+        } catch {
+            throw .notUnderstood("content: \(error)")
+        }
+        if case .list(let items) = expression, items.count == 1, case .list = items[0] { return items[0] }
+        guard case .list(let items) = expression, case .word(let head)? = items.first, head.lowercased() == "action" else {
+            throw .notUnderstood("expected ((action (agent-identifier …) (function …)))")
+        }
+        return expression
+    }
+
+    private static func df(
+        _ function: String, _ arguments: [ACLExpression], sender: AgentIdentifier, _ platform: Environment
+    ) throws(Outcome) -> Outcome {
+        let directory = platform.directory
+        switch function {
+        case "register", "deregister", "modify":
+            guard arguments.count == 1 else { throw .notUnderstood("\(function) takes one df-agent-description") }
+            let entry = try term { () throws(AgentManagementOntology.TermError) in
+                try AgentManagementOntology.directoryEntry(from: arguments[0])
+            }
+            guard platform.isSameAgent(entry.agent, sender) else { return .refuse(.list([.word("unauthorised")])) }
+            do {
+                switch function {
+                case "register": try directory.register(entry)
+                case "modify": try directory.modify(entry)
+                default: try directory.deregister(entry.agent)
+                }
+            } catch DirectoryFacilitator.DirectoryError.alreadyRegistered {
+                return .failure(.list([.word("already-registered")]))
+            } catch {
+                return .failure(.list([.word("not-registered")]))
+            }
+            return .done
+        case "search":
+            guard let description = arguments.first else { throw .notUnderstood("search takes a df-agent-description") }
+            let frame = try term { () throws(AgentManagementOntology.TermError) in
+                try AgentManagementOntology.Frame(description, named: "df-agent-description")
+            }
+            let services = try term { () throws(AgentManagementOntology.TermError) in try frame.collection(":services") }
+            let template = try term { () throws(AgentManagementOntology.TermError) in
+                try services.first.map(AgentManagementOntology.serviceTemplate) ?? ServiceTemplate()
+            }
+            let agent = try term { () throws(AgentManagementOntology.TermError) in
+                try frame.slot(":name").map(AgentManagementOntology.agentIdentifier)
+            }
+            let found = directory.search(template).filter { agent == nil || platform.isSameAgent($0.agent, agent!) }
+            let limit = maxResults(arguments.dropFirst().first)
+            return .result(found.prefix(limit).map(AgentManagementOntology.expression(for:)))
+        default:
+            return .refuse(.list([.word("unsupported-function"), .word(function)]))
+        }
+    }
+
+    private static func ams(_ function: String, _ arguments: [ACLExpression], _ platform: Environment) throws(Outcome) -> Outcome {
+        switch function {
+        case "search":
+            let frame = try term { () throws(AgentManagementOntology.TermError) -> AgentManagementOntology.Frame? in
+                guard let description = arguments.first else { return nil }
+                return try AgentManagementOntology.Frame(description, named: "ams-agent-description")
+            }
+            let agent = try term { () throws(AgentManagementOntology.TermError) in
+                try frame?.slot(":name").map(AgentManagementOntology.agentIdentifier)
+            }
+            let state = frame?.text(":state")
+            let everyone = platform.agents + [platform.amsIdentifier, platform.dfIdentifier].map {
+                AMSAgentDescription(identifier: $0, state: .active)
+            }
+            let found = everyone.filter { description in
+                (agent == nil || platform.isSameAgent(description.identifier, agent!)) && (state == nil || "\(description.state)" == state)
+            }
+            let limit = maxResults(arguments.dropFirst().first)
+            return .result(found.prefix(limit).map(AgentManagementOntology.expression(for:)))
+        case "get-description":
+            let services = platform.addresses.map { address in
+                ACLExpression.list([
+                    .word("ap-service"), .word(":name"), .word("fipa.mts.mtp.tcp"), .word(":type"), .word("fipa.mts.mtp.tcp"),
+                    .word(":addresses"), .list([.word("sequence"), .atom(address)]),
+                ])
+            }
+            return .result([
+                .list([.word("ap-description"), .word(":name"), .atom(platform.name),
+                       .word(":ap-services"), .list([.word("set")] + services)])
+            ])
+        case "register", "deregister", "modify":
+            // Agents join the white pages by starting on the platform; remote agents
+            // cannot be entered into it.
+            return .refuse(.list([.word("unauthorised")]))
+        default:
+            return .refuse(.list([.word("unsupported-function"), .word(function)]))
+        }
+    }
+
+    /// `:max-results` of a `(search-constraints …)`; 100 when absent, everything when negative.
+    private static func maxResults(_ constraints: ACLExpression?) -> Int {
+        guard let constraints, let frame = try? AgentManagementOntology.Frame(constraints, named: "search-constraints"),
+            let text = frame.text(":max-results"), let value = Int(text)
+        else { return 100 }
+        return value < 0 ? .max : value
+    }
+
+    /// Runs an ontology read, turning its error into a not-understood outcome.
+    private static func term<T>(_ read: () throws(AgentManagementOntology.TermError) -> T) throws(Outcome) -> T {
+        do {
+            return try read()
+        } catch {
+            throw .notUnderstood(error.reason)
+        }
+    }
+}
+
+extension Environment {
+    /// Whether two identifiers name the same agent, a missing platform part meaning this platform.
+    func isSameAgent(_ first: AgentIdentifier, _ second: AgentIdentifier) -> Bool {
+        func full(_ agent: AgentIdentifier) -> String { agent.platform == nil ? "\(agent.name)@\(name)" : agent.name }
+        return full(first) == full(second)
     }
 }

@@ -1,0 +1,22 @@
+import SADEACL
+import SADECore
+
+/// Agents a standalone platform runs so that other processes have someone to talk
+/// to (`sade platform`): an echo for connectivity checks and Contract Net bidders.
+public enum DiagnosticAgents {
+    /// An agent named `echo` that answers every `request` with an `inform` carrying
+    /// the same content (JADE's DummyAgent's favourite partner).
+    public static func echo(on platform: Environment) -> Agent {
+        Agent("echo", on: platform) {
+            MessageHandler.on(.request) { agent, message in
+                agent.send(message.makeReply(.inform, content: message.content))
+            }
+        }
+    }
+
+    /// `count` Contract Net participants, `bidder-1` … `bidder-N`: each proposes a price
+    /// of 10 × its number and informs `(done <task>)` when accepted; the last one always refuses.
+    public static func bidders(count: Int, on platform: Environment) -> [Agent] {
+        []
+    }
+}

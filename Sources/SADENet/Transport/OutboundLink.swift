@@ -1,0 +1,323 @@
+import Logging
+import NIOCore
+import NIOPosix
+import SADEACL
+import SADECore
+import Synchronization
+
+/// A message on its way to another platform, already framed.
+struct OutgoingMessage: Sendable {
+    let frame: ByteBuffer
+    let message: ACLMessage
+    let receiver: AgentIdentifier
+    let enqueuedAt: NIODeadline
+    /// Position on the current connection, set when written.
+    var sequence: UInt64 = 0
+}
+
+/// The queue and connection towards one other platform.
+///
+/// Messages wait in `pending` until written and in `unacknowledged` until the other
+/// platform confirms it took them; a dropped connection puts the unacknowledged ones
+/// back in front of the pending ones and reconnects with backoff, so delivery is
+/// at least once. Both queues together are bounded by the configured capacity.
+/// All socket work happens on the link's event loop; the state sits behind a mutex
+/// because senders enqueue from any thread.
+final class OutboundLink: Sendable {
+    let endpoint: TCPEndpoint
+    let eventLoop: any EventLoop
+    private let configuration: TCPTransport.Configuration
+    private let logger: Logger
+    /// Tells a message's sender that it could not be delivered.
+    private let reportFailure: @Sendable (OutgoingMessage, DeliveryFailure) -> Void
+    private let state = Mutex(State())
+
+    private enum Phase {
+        case idle
+        case connecting
+        case connected(any Channel)
+        case waitingToReconnect
+    }
+
+    private struct State {
+        var pending = CircularBuffer<OutgoingMessage>()
+        var unacknowledged = CircularBuffer<OutgoingMessage>()
+        var phase = Phase.idle
+        var failedAttempts = 0
+        var lastError = ""
+        var writtenOnConnection: UInt64 = 0
+        var isFlushScheduled = false
+        var isExpiryCheckScheduled = false
+        var isClosed = false
+        var roomWaiters: [CheckedContinuation<Void, Never>] = []
+        var drainWaiters: [CheckedContinuation<Void, Never>] = []
+        var count: Int { pending.count + unacknowledged.count }
+    }
+
+    init(
+        endpoint: TCPEndpoint, eventLoop: any EventLoop, configuration: TCPTransport.Configuration, logger: Logger,
+        reportFailure: @escaping @Sendable (OutgoingMessage, DeliveryFailure) -> Void
+    ) {
+        self.endpoint = endpoint
+        self.eventLoop = eventLoop
+        self.configuration = configuration
+        self.logger = logger
+        self.reportFailure = reportFailure
+    }
+
+    // MARK: Sending
+
+    /// Queues a message unless the queue is full or the link closed; returns the failure.
+    func enqueue(_ outgoing: OutgoingMessage) -> DeliveryFailure? {
+        let (failure, startConnecting, scheduleFlush, scheduleExpiry) = state.withLock {
+            state -> (DeliveryFailure?, Bool, Bool, Bool) in
+            if state.isClosed {
+                return (.unreachable(outgoing.receiver, reason: "the transport is shutting down"), false, false, false)
+            }
+            guard state.count < configuration.queueCapacity else {
+                return (.queueFull(outgoing.receiver), false, false, false)
+            }
+            state.pending.append(outgoing)
+            var startConnecting = false, scheduleFlush = false
+            switch state.phase {
+            case .idle:
+                state.phase = .connecting
+                startConnecting = true
+            case .connected where !state.isFlushScheduled:
+                state.isFlushScheduled = true
+                scheduleFlush = true
+            default: break
+            }
+            let scheduleExpiry = !state.isExpiryCheckScheduled
+            state.isExpiryCheckScheduled = true
+            return (nil, startConnecting, scheduleFlush, scheduleExpiry)
+        }
+        if startConnecting { eventLoop.execute { self.connect() } }
+        if scheduleFlush { eventLoop.execute { self.flush() } }
+        if scheduleExpiry { scheduleExpiryCheck(at: outgoing.enqueuedAt + TimeAmount(configuration.deliveryTimeout)) }
+        return failure
+    }
+
+    /// Queues a message, waiting while the queue is full.
+    func enqueueWhenReady(_ outgoing: OutgoingMessage) async -> DeliveryFailure? {
+        while true {
+            let failure = enqueue(outgoing)
+            guard case .queueFull = failure else { return failure }
+            await withCheckedContinuation { continuation in
+                let mustResume = state.withLock { state in
+                    guard state.count >= configuration.queueCapacity, !state.isClosed else { return true }
+                    state.roomWaiters.append(continuation)
+                    return false
+                }
+                if mustResume { continuation.resume() }
+            }
+        }
+    }
+
+    /// Messages queued or unacknowledged.
+    var queuedCount: Int { state.withLock { $0.count } }
+
+    // MARK: Connection (on the event loop)
+
+    private func connect() {
+        let bootstrap = ClientBootstrap(group: eventLoop)
+            .connectTimeout(TimeAmount(configuration.connectTimeout))
+            .channelOption(.socketOption(.tcp_nodelay), value: 1)
+            .channelInitializer { [configuration] channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(
+                        ByteToMessageHandler(FrameDecoder(maxFrameBytes: configuration.maxFrameBytes)))
+                    try channel.pipeline.syncOperations.addHandler(AcknowledgementHandler(link: self))
+                }
+            }
+        bootstrap.connect(host: endpoint.host, port: endpoint.port).whenComplete { result in
+            switch result {
+            case .success(let channel): self.connected(channel)
+            case .failure(let error): self.connectionEnded(channel: nil, reason: "\(error)")
+            }
+        }
+    }
+
+    private func connected(_ channel: any Channel) {
+        let isClosed = state.withLock { state in
+            guard !state.isClosed else { return true }
+            state.phase = .connected(channel)
+            state.writtenOnConnection = 0
+            state.isFlushScheduled = true
+            return false
+        }
+        if isClosed { channel.close(promise: nil) } else { flush() }
+    }
+
+    /// Writes every pending message on the connection.
+    private func flush() {
+        let (channel, batch): ((any Channel)?, [OutgoingMessage]) = state.withLock { state in
+            state.isFlushScheduled = false
+            guard case .connected(let channel) = state.phase else { return (nil, []) }
+            var batch: [OutgoingMessage] = []
+            batch.reserveCapacity(state.pending.count)
+            while var outgoing = state.pending.popFirst() {
+                state.writtenOnConnection += 1
+                outgoing.sequence = state.writtenOnConnection
+                state.unacknowledged.append(outgoing)
+                batch.append(outgoing)
+            }
+            return (channel, batch)
+        }
+        guard let channel, !batch.isEmpty else { return }
+        for outgoing in batch { channel.write(outgoing.frame, promise: nil) }
+        channel.flush()
+    }
+
+    /// The other platform took the first `count` messages written on `channel`.
+    func acknowledged(count: UInt64, on channel: any Channel) {
+        let (rooms, drains) = state.withLock { state -> ([CheckedContinuation<Void, Never>], [CheckedContinuation<Void, Never>]) in
+            guard case .connected(let current) = state.phase, current === channel else { return ([], []) }
+            while let first = state.unacknowledged.first, first.sequence <= count { state.unacknowledged.removeFirst() }
+            state.failedAttempts = 0
+            return Self.takeWaiters(&state, capacity: configuration.queueCapacity)
+        }
+        for waiter in rooms { waiter.resume() }
+        for waiter in drains { waiter.resume() }
+    }
+
+    /// A connection closed or could not be made: unacknowledged messages go back in
+    /// front of the pending ones; reconnect after a backoff, or give up and return
+    /// every queued message to its sender after too many failed attempts.
+    func connectionEnded(channel: (any Channel)?, reason: String) {
+        let (retryAfter, givenUp, rooms, drains) = state.withLock {
+            state -> (Duration?, [OutgoingMessage], [CheckedContinuation<Void, Never>], [CheckedContinuation<Void, Never>]) in
+            if let channel {
+                guard case .connected(let current) = state.phase, current === channel else { return (nil, [], [], []) }
+            }
+            while let last = state.unacknowledged.popLast() { state.pending.prepend(last) }
+            state.lastError = reason
+            guard !state.pending.isEmpty else {
+                state.phase = .idle
+                return (nil, [], [], [])
+            }
+            state.failedAttempts += 1
+            guard state.failedAttempts < configuration.connectAttempts, !state.isClosed else {
+                state.phase = .idle
+                state.failedAttempts = 0
+                let givenUp = Array(state.pending)
+                state.pending.removeAll()
+                let (rooms, drains) = Self.takeWaiters(&state, capacity: configuration.queueCapacity)
+                return (nil, givenUp, rooms, drains)
+            }
+            state.phase = .waitingToReconnect
+            return (configuration.backoff(beforeAttempt: state.failedAttempts), [], [], [])
+        }
+        if let retryAfter {
+            logger.debug("reconnecting", metadata: ["to": "\(endpoint)", "after": "\(retryAfter)", "reason": "\(reason)"])
+            eventLoop.scheduleTask(in: TimeAmount(retryAfter)) { self.connect() }
+        }
+        if !givenUp.isEmpty {
+            logger.warning("platform unreachable", metadata: ["to": "\(endpoint)", "messages": "\(givenUp.count)", "reason": "\(reason)"])
+        }
+        for outgoing in givenUp {
+            reportFailure(outgoing, .unreachable(outgoing.receiver, reason: "\(endpoint): \(reason)"))
+        }
+        for waiter in rooms { waiter.resume() }
+        for waiter in drains { waiter.resume() }
+    }
+
+    // MARK: Time-outs and shutdown
+
+    private func scheduleExpiryCheck(at deadline: NIODeadline) {
+        eventLoop.scheduleTask(deadline: deadline) { self.expireOldMessages() }
+    }
+
+    /// Returns messages older than the delivery timeout to their senders.
+    private func expireOldMessages() {
+        let now = NIODeadline.now()
+        let timeout = TimeAmount(configuration.deliveryTimeout)
+        let (expired, next, rooms, drains) = state.withLock {
+            state -> ([OutgoingMessage], NIODeadline?, [CheckedContinuation<Void, Never>], [CheckedContinuation<Void, Never>]) in
+            var expired: [OutgoingMessage] = []
+            while let first = state.unacknowledged.first, first.enqueuedAt + timeout <= now {
+                expired.append(state.unacknowledged.removeFirst())
+            }
+            while let first = state.pending.first, first.enqueuedAt + timeout <= now {
+                expired.append(state.pending.removeFirst())
+            }
+            let oldest = [state.unacknowledged.first?.enqueuedAt, state.pending.first?.enqueuedAt].compactMap { $0 }.min()
+            state.isExpiryCheckScheduled = oldest != nil
+            let (rooms, drains) = Self.takeWaiters(&state, capacity: configuration.queueCapacity)
+            return (expired, oldest.map { $0 + timeout }, rooms, drains)
+        }
+        if let next { scheduleExpiryCheck(at: next) }
+        for outgoing in expired {
+            reportFailure(outgoing, .timedOut(outgoing.receiver, reason: "\(endpoint) did not take it within \(configuration.deliveryTimeout)"))
+        }
+        for waiter in rooms { waiter.resume() }
+        for waiter in drains { waiter.resume() }
+    }
+
+    /// Waits until every queued message has been taken by the other platform (or given
+    /// up on), then closes the connection; messages still queued after `timeout` are
+    /// returned to their senders.
+    func drainAndClose(timeout: Duration) async {
+        let drained = state.withLock { $0.count == 0 }
+        if !drained {
+            let timer = eventLoop.scheduleTask(in: TimeAmount(timeout)) { self.giveUp(reason: "the transport shut down before delivery") }
+            await withCheckedContinuation { continuation in
+                let done = state.withLock { state in
+                    guard state.count > 0 else { return true }
+                    state.drainWaiters.append(continuation)
+                    return false
+                }
+                if done { continuation.resume() }
+            }
+            timer.cancel()
+        }
+        let channel: (any Channel)? = state.withLock { state in
+            state.isClosed = true
+            if case .connected(let channel) = state.phase { return channel }
+            return nil
+        }
+        try? await channel?.close()
+    }
+
+    private func giveUp(reason: String) {
+        let (givenUp, rooms, drains) = state.withLock { state in
+            state.isClosed = true
+            let givenUp = Array(state.unacknowledged) + Array(state.pending)
+            state.unacknowledged.removeAll()
+            state.pending.removeAll()
+            let (rooms, drains) = Self.takeWaiters(&state, capacity: configuration.queueCapacity)
+            return (givenUp, rooms, drains)
+        }
+        for outgoing in givenUp { reportFailure(outgoing, .unreachable(outgoing.receiver, reason: reason)) }
+        for waiter in rooms { waiter.resume() }
+        for waiter in drains { waiter.resume() }
+    }
+
+    /// The senders waiting for room that may go on, and the drain waiters if empty.
+    private static func takeWaiters(
+        _ state: inout State, capacity: Int
+    ) -> ([CheckedContinuation<Void, Never>], [CheckedContinuation<Void, Never>]) {
+        var rooms: [CheckedContinuation<Void, Never>] = []
+        if state.isClosed {
+            swap(&rooms, &state.roomWaiters)
+        } else {
+            let room = capacity - state.count
+            if room > 0, !state.roomWaiters.isEmpty {
+                let taken = min(room, state.roomWaiters.count)
+                rooms = Array(state.roomWaiters.prefix(taken))
+                state.roomWaiters.removeFirst(taken)
+            }
+        }
+        var drains: [CheckedContinuation<Void, Never>] = []
+        if state.count == 0 { swap(&drains, &state.drainWaiters) }
+        return (rooms, drains)
+    }
+}
+
+extension TimeAmount {
+    /// The same span as a Swift `Duration`, to the nanosecond.
+    init(_ duration: Duration) {
+        let (seconds, attoseconds) = duration.components
+        self = .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+    }
+}

@@ -1,0 +1,71 @@
+import ArgumentParser
+import Foundation
+import SADECore
+import SADEExamples
+import SADENet
+
+/// `sade platform`: a standalone platform other processes can talk to.
+struct PlatformCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "platform",
+        abstract: "Run a standalone agent platform reachable over TCP until SIGINT or SIGTERM.",
+        discussion: """
+            The platform has its AMS and DF (answering fipa-agent-management requests), an \
+            agent named 'echo' that answers every request with an inform carrying the same \
+            content, and optionally Contract Net participants 'bidder-1' … 'bidder-N' \
+            (the last one always refuses). Prints 'listening on tcp://HOST:PORT' once ready.
+            """
+    )
+
+    @Option(help: "The platform's name: agents on it are called NAME@this-name.")
+    var name: String = "sade"
+
+    @Option(help: "The interface to listen on (0.0.0.0 for every interface).")
+    var host: String = "127.0.0.1"
+
+    @Option(help: "The TCP port to listen on; 0 picks a free one.")
+    var port: Int = 7000
+
+    @Option(help: "The host name other machines should use to reach this platform, if not --host.")
+    var advertisedHost: String?
+
+    @Option(help: "How many Contract Net participants to start (bidder-1 … bidder-N).")
+    var participants: Int = 0
+
+    func validate() throws {
+        guard (0...65_535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
+        guard !name.isEmpty, !name.contains("@"), !name.contains(where: \.isWhitespace) else {
+            throw ValidationError("--name must be a word without '@' or spaces")
+        }
+        guard (0...10_000).contains(participants) else { throw ValidationError("--participants must be between 0 and 10000") }
+    }
+
+    func run() async throws {
+        let platform = Environment(name: name)
+        let transport: TCPTransport
+        do {
+            transport = try await TCPTransport.start(
+                for: platform, configuration: TCPTransport.Configuration(host: host, port: port, advertisedHost: advertisedHost))
+        } catch {
+            FileHandle.standardError.write(Data("sade platform: cannot listen on \(host):\(port): \(error)\n".utf8))
+            throw ExitCode.failure
+        }
+        var agents = [DiagnosticAgents.echo(on: platform)]
+        agents += DiagnosticAgents.bidders(count: participants, on: platform)
+        for agent in agents { try await agent.start() }
+        say("platform \(name) listening on \(transport.addresses.joined(separator: " "))")
+        say("agents: \(agents.map(\.identifier.name).joined(separator: ", ")), ams@\(name), df@\(name)")
+
+        let signal = await TerminationSignal.wait()
+        say("\(signal) received: shutting down")
+        for agent in agents { await agent.stop() }
+        await transport.shutdown()
+        say("platform \(name) stopped")
+    }
+
+    /// Writes a line to standard output at once (print is buffered when piped, and a
+    /// parent process waits for the listening line).
+    private func say(_ line: String) {
+        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    }
+}

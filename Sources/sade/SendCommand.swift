@@ -1,0 +1,126 @@
+import ArgumentParser
+import Foundation
+import SADEACL
+import SADECore
+import SADENet
+
+/// `sade send`: sends one message to an agent on another platform and prints the
+/// reply (like JADE's DummyAgent).
+struct SendCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "send",
+        abstract: "Send one ACL message to an agent over TCP and print the reply in the FIPA string form.",
+        discussion: """
+            Example: sade send --to echo@tcp://127.0.0.1:7000 --performative request --content "(ping)". \
+            An 'agree' is printed and the final answer awaited. Exits 1 with the reason when the \
+            reply is a failure or no reply comes within --timeout.
+            """
+    )
+
+    @Option(help: "The receiver: NAME@tcp://HOST:PORT (NAME may itself be local@platform).")
+    var to: String
+
+    @Option(help: "The communicative act, e.g. request, query-ref, inform, cfp.")
+    var performative: String = "request"
+
+    @Option(help: "The message content.")
+    var content: String?
+
+    @Option(help: "The content language.")
+    var language: String?
+
+    @Option(help: "The ontology.")
+    var ontology: String?
+
+    @Option(name: .customLong("protocol"), help: "The interaction protocol, e.g. fipa-request.")
+    var interactionProtocol: String?
+
+    @Option(help: "Seconds to wait for the reply.")
+    var timeout: Double = 10
+
+    @Option(help: "The interface this command listens on for the reply.")
+    var host: String = "127.0.0.1"
+
+    func validate() throws {
+        guard Self.receiver(from: to) != nil else {
+            throw ValidationError("--to must look like NAME@tcp://HOST:PORT, e.g. echo@tcp://127.0.0.1:7000")
+        }
+        guard Performative(rawValue: performative) != nil else {
+            throw ValidationError("unknown performative '\(performative)'; one of: \(Performative.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        guard timeout > 0, timeout <= 86_400 else { throw ValidationError("--timeout must be between 0 and 86400 seconds") }
+    }
+
+    /// Splits `NAME@tcp://HOST:PORT` at the last `@tcp://`.
+    static func receiver(from text: String) -> AgentIdentifier? {
+        guard let at = text.range(of: "@tcp://", options: .backwards) else { return nil }
+        let name = String(text[..<at.lowerBound])
+        let address = "tcp://" + text[at.upperBound...]
+        guard !name.isEmpty, TCPEndpoint(address: address) != nil else { return nil }
+        return AgentIdentifier(name: name, addresses: [address])
+    }
+
+    func run() async throws {
+        let platform = Environment(name: "sade-send-\(ProcessInfo.processInfo.processIdentifier)")
+        let transport = try await TCPTransport.start(for: platform, configuration: TCPTransport.Configuration(host: host, port: 0))
+        let (replies, continuation) = AsyncStream.makeStream(of: ACLMessage.self)
+        let conversation = "send-\(UInt64.random(in: 1...UInt64.max))"
+        let sender = Agent(name: "sender", environment: platform, handlers: [
+            MessageHandler(MessageTemplate(conversationID: conversation)) { _, message in continuation.yield(message) }
+        ])
+        try await sender.start()
+        let message = ACLMessage(
+            Performative(rawValue: performative)!, receivers: [Self.receiver(from: to)!], content: content, language: language,
+            ontology: ontology, interactionProtocol: interactionProtocol, conversationID: conversation,
+            replyWith: "\(conversation)-1", replyBy: Date().addingTimeInterval(timeout))
+        sender.send(message)
+
+        let outcome = await Self.awaitAnswer(replies, timeout: timeout)
+        await sender.stop()
+        await transport.shutdown()
+        for reply in outcome.replies {
+            print((try? ACLStringCodec().encode(reply)) ?? "\(reply)")
+        }
+        if outcome.replies.isEmpty {
+            FileHandle.standardError.write(Data("sade send: no reply from \(to) within \(timeout) s\n".utf8))
+            throw ExitCode.failure
+        }
+        if let last = outcome.replies.last, last.performative == .failure {
+            let reason = last.userDefined["X-failure-reason"].map { "\($0): " } ?? ""
+            FileHandle.standardError.write(Data("sade send: failure: \(reason)\(last.content ?? "")\n".utf8))
+            throw ExitCode.failure
+        }
+        if outcome.timedOut {
+            FileHandle.standardError.write(Data("sade send: agreed, but no result within \(timeout) s\n".utf8))
+            throw ExitCode.failure
+        }
+    }
+
+    /// The replies up to the first that is not an `agree`, or what came before the timeout.
+    private static func awaitAnswer(_ replies: AsyncStream<ACLMessage>, timeout: Double) async -> (replies: [ACLMessage], timedOut: Bool) {
+        await withTaskGroup(of: (replies: [ACLMessage], timedOut: Bool)?.self) { group in
+            let collected = Collected()
+            group.addTask {
+                for await reply in replies {
+                    await collected.append(reply)
+                    if reply.performative != .agree { return (await collected.all, false) }
+                }
+                return nil
+            }
+            group.addTask {
+                try? await Task.sleep(for: .seconds(timeout))
+                return (await collected.all, true)
+            }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            if let first { return first }
+            return (await collected.all, true)
+        }
+    }
+}
+
+/// Replies gathered so far, shared by the reading and the timing task.
+private actor Collected {
+    var all: [ACLMessage] = []
+    func append(_ message: ACLMessage) { all.append(message) }
+}
