@@ -67,9 +67,13 @@ extension Agent {
         }
     }
 
-    /// Runs the matching handlers, then the BDI cycle with the message as trigger.
+    /// Routes a reply to the conversation waiting for it; otherwise runs the matching
+    /// handlers, then the BDI cycle with the message as trigger.
     func handle(_ message: ACLMessage) {
         emit(.messageReceived(message))
+        // A reply in a conversation this agent initiated goes to the waiting initiator
+        // only, not to the handlers or the BDI cycle (see Agent+Conversations.swift).
+        if routeToConversation(message) { return }
         isHandlingMessage = true
         for handler in handlers where handler.template.matches(message) {
             do {

@@ -50,6 +50,8 @@ public actor Agent {
     /// Observers of ``events()``.
     var observers: [Int: AsyncStream<AgentEvent>.Continuation] = [:]
     var nextObserverID = 0
+    /// Conversations this agent initiated and still runs; see Agent+Conversations.swift.
+    var conversations = ConversationTable()
     /// Messages accepted for the agent and not handled yet.
     nonisolated let mailbox = Mutex(Mailbox())
 
@@ -116,5 +118,6 @@ public actor Agent {
         mailbox.withLock { $0.canSend = newState == .active }
         environment.updateState(of: name, to: newState)
         emit(.stateChanged(newState))
+        if newState == .stopped { endConversations() }
     }
 }
