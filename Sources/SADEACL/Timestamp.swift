@@ -58,7 +58,7 @@ struct Timestamp: Hashable, Sendable {
         milliseconds = ((days * 24 + hour) * 60 + minute) * 60_000 + second * 1000 + millisecond
     }
 
-    private static func daysIn(month: Int64, year: Int64) -> Int64 {
+    static func daysIn(month: Int64, year: Int64) -> Int64 {
         switch month {
         case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
         case 4, 6, 9, 11: 30
@@ -67,7 +67,7 @@ struct Timestamp: Hashable, Sendable {
     }
 
     // Howard Hinnant's days-from-civil and civil-from-days, proleptic Gregorian.
-    private static func days(fromCivil year: Int64, _ month: Int64, _ day: Int64) -> Int64 {
+    static func days(fromCivil year: Int64, _ month: Int64, _ day: Int64) -> Int64 {
         let y = month <= 2 ? year - 1 : year
         let era = (y >= 0 ? y : y - 399) / 400
         let yearOfEra = y - era * 400
@@ -76,7 +76,7 @@ struct Timestamp: Hashable, Sendable {
         return era * 146_097 + dayOfEra - 719_468
     }
 
-    private static func civil(fromDays days: Int64) -> (Int64, Int64, Int64) {
+    static func civil(fromDays days: Int64) -> (Int64, Int64, Int64) {
         let z = days + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
         let dayOfEra = z - era * 146_097
@@ -91,7 +91,7 @@ struct Timestamp: Hashable, Sendable {
 
 extension Int64 {
     /// Quotient and non-negative remainder.
-    fileprivate func floorDividedBy(_ divisor: Int64) -> (Int64, Int64) {
+    func floorDividedBy(_ divisor: Int64) -> (Int64, Int64) {
         let remainder = self % divisor
         return remainder < 0 ? (self / divisor - 1, remainder + divisor) : (self / divisor, remainder)
     }
