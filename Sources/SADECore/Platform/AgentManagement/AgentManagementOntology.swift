@@ -45,6 +45,24 @@ public enum AgentManagementOntology {
         return .list(items)
     }
 
+    /// A search template as a `service-description` with only the fields that are set.
+    public static func expression(for template: ServiceTemplate) -> ACLExpression {
+        var items: [ACLExpression] = [.word("service-description")]
+        for (keyword, value) in [(":name", template.name), (":type", template.type), (":ownership", template.ownership)] {
+            if let value { items += [.word(keyword), .atom(value)] }
+        }
+        for (keyword, value) in [(":protocols", template.interactionProtocol), (":ontologies", template.ontology), (":languages", template.language)] {
+            if let value { items += [.word(keyword), .list([.word("set"), .atom(value)])] }
+        }
+        if !template.properties.isEmpty {
+            let properties = template.properties.sorted { $0.key < $1.key }.map { key, value in
+                ACLExpression.list([.word("property"), .word(":name"), .atom(key), .word(":value"), .atom(value)])
+            }
+            items += [.word(":properties"), .list([.word("set")] + properties)]
+        }
+        return .list(items)
+    }
+
     /// Reads a `service-description`; every slot but `:name` and `:type` may be missing.
     public static func serviceDescription(from expression: ACLExpression) throws(TermError) -> ServiceDescription {
         let template = try serviceTemplate(from: expression)

@@ -1,0 +1,138 @@
+import Foundation
+import Synchronization
+
+/// The `sade` executable built next to the test bundle, run as a separate process.
+final class SadeProcess: Sendable {
+    /// The executable's location.
+    static var executable: URL {
+        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("sade")
+    }
+
+    private let process: Process
+    private let output: OutputCollector
+    private let errors: OutputCollector
+
+    /// Starts `sade` with `arguments`.
+    init(_ arguments: [String]) throws {
+        let process = Process()
+        process.executableURL = Self.executable
+        process.arguments = arguments
+        let stdout = Pipe(), stderr = Pipe()
+        process.standardOutput = stdout
+        process.standardError = stderr
+        output = OutputCollector(stdout.fileHandleForReading)
+        errors = OutputCollector(stderr.fileHandleForReading)
+        try process.run()
+        self.process = process
+    }
+
+    /// Starts `sade platform` on a free loopback port and waits until it listens.
+    static func platform(name: String, participants: Int = 0) async throws -> (SadeProcess, address: String) {
+        let platform = try SadeProcess(["platform", "--name", name, "--port", "0", "--participants", "\(participants)"])
+        let line = await platform.output.firstLine(containing: "listening on ")
+        guard let line, let range = line.range(of: "listening on ") else {
+            throw SadeProcessError.notListening(platform.errors.text)
+        }
+        return (platform, String(line[range.upperBound...]).trimmingCharacters(in: .whitespaces))
+    }
+
+    /// Sends `signal` (SIGINT, SIGTERM, SIGKILL) to the process.
+    func signal(_ number: Int32) {
+        kill(process.processIdentifier, number)
+    }
+
+    /// Waits for the process to end; returns its exit status and what it printed.
+    func finish() async -> (status: Int32, output: String, error: String) {
+        await output.closed()
+        await errors.closed()
+        process.waitUntilExit()
+        return (process.terminationStatus, output.text, errors.text)
+    }
+
+    /// Kills the process if it still runs (at the end of a test).
+    func terminate() {
+        if process.isRunning { process.terminate() }
+    }
+}
+
+enum SadeProcessError: Error {
+    case notListening(String)
+}
+
+/// Reads a pipe on a thread of its own, keeping everything and waking up waiters.
+final class OutputCollector: Sendable {
+    private let state = Mutex(State())
+
+    private struct State {
+        var text = ""
+        var isClosed = false
+        var lineWaiters: [(needle: String, continuation: CheckedContinuation<String?, Never>)] = []
+        var closeWaiters: [CheckedContinuation<Void, Never>] = []
+    }
+
+    init(_ handle: FileHandle) {
+        Thread.detachNewThread { [self] in
+            while true {
+                let data = handle.availableData
+                if data.isEmpty { break }
+                append(String(decoding: data, as: UTF8.self))
+            }
+            close()
+        }
+    }
+
+    var text: String { state.withLock { $0.text } }
+
+    private func append(_ chunk: String) {
+        let ready = state.withLock { state -> [(CheckedContinuation<String?, Never>, String)] in
+            state.text += chunk
+            var ready: [(CheckedContinuation<String?, Never>, String)] = []
+            state.lineWaiters.removeAll { waiter in
+                guard let line = Self.completeLine(in: state.text, containing: waiter.needle) else { return false }
+                ready.append((waiter.continuation, line))
+                return true
+            }
+            return ready
+        }
+        for (continuation, line) in ready { continuation.resume(returning: line) }
+    }
+
+    private func close() {
+        let (lines, closes) = state.withLock { state in
+            state.isClosed = true
+            defer { state.lineWaiters = []; state.closeWaiters = [] }
+            return (state.lineWaiters.map(\.continuation), state.closeWaiters)
+        }
+        for continuation in lines { continuation.resume(returning: nil) }
+        for continuation in closes { continuation.resume() }
+    }
+
+    /// The first complete line containing `needle`; `nil` if the pipe closes first.
+    func firstLine(containing needle: String) async -> String? {
+        await withCheckedContinuation { continuation in
+            let found = state.withLock { state -> String?? in
+                if let line = Self.completeLine(in: state.text, containing: needle) { return .some(line) }
+                if state.isClosed { return .some(nil) }
+                state.lineWaiters.append((needle, continuation))
+                return .none
+            }
+            if let found { continuation.resume(returning: found) }
+        }
+    }
+
+    /// Waits until the pipe is closed (the process ended).
+    func closed() async {
+        await withCheckedContinuation { continuation in
+            let done = state.withLock { state in
+                if state.isClosed { return true }
+                state.closeWaiters.append(continuation)
+                return false
+            }
+            if done { continuation.resume() }
+        }
+    }
+
+    private static func completeLine(in text: String, containing needle: String) -> String? {
+        text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().first { $0.contains(needle) }.map(String.init)
+    }
+}
