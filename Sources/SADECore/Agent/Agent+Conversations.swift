@@ -17,7 +17,7 @@ extension Agent {
         case .notOurs:
             return false
         case .deliver(let deliver):
-            deliver(.message(message))
+            if deliver(.message(message)), let id = message.conversationID { conversations.close(id) }
             return true
         case .foreignReply:
             answerNotUnderstood(message, reason: "its in-reply-to quotes no message of this conversation")
@@ -36,7 +36,10 @@ extension Agent {
         let id = conversationID(preferring: preferredID)
         let channel = InitiatorChannel(id: id)
         let continuation = channel.continuation
-        conversations.open(id) { continuation.yield($0) }
+        conversations.open(id) { signal in
+            continuation.yield(signal)
+            return false  // the initiator closes the channel itself
+        }
         return channel
     }
 
@@ -76,7 +79,7 @@ extension Agent {
     /// Ends every running conversation; their initiators throw
     /// ``InteractionError/agentStopped``. Called when the agent stops.
     func endConversations() {
-        for entry in conversations.closeAll() { entry.deliver(.agentStopped) }
+        for entry in conversations.closeAll() { _ = entry.deliver(.agentStopped) }
     }
 
     /// Answers `message` with `not-understood`, saying why. Never answers a

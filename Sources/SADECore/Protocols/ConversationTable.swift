@@ -21,8 +21,8 @@ struct ConversationTable {
         /// The `reply-with` values of the messages sent in the conversation.
         var issued: Set<String> = []
         var nextReply = 0
-        /// Where messages of the conversation go.
-        var deliver: @Sendable (ConversationSignal) -> Void
+        /// Where messages of the conversation go; returns whether the conversation is over.
+        var deliver: @Sendable (ConversationSignal) -> Bool
         /// Set once the initiator sent `cancel`: everything is swallowed until the
         /// answer to the cancel (quoting this `reply-with`) ends the conversation.
         var closingAfterReplyTo: String?
@@ -33,7 +33,7 @@ struct ConversationTable {
         /// Not part of a running conversation: ordinary handlers and the BDI cycle.
         case notOurs
         /// Belongs to a conversation; hand it to its initiator.
-        case deliver(@Sendable (ConversationSignal) -> Void)
+        case deliver(@Sendable (ConversationSignal) -> Bool)
         /// Carries a running conversation's id but quotes a `reply-with` it never sent.
         case foreignReply
         /// Arrived in a conversation being cancelled; dropped.
@@ -57,7 +57,7 @@ struct ConversationTable {
         return "\(agent)-\(counter)-\(String(random, radix: 16))"
     }
 
-    mutating func open(_ id: String, deliver: @escaping @Sendable (ConversationSignal) -> Void) {
+    mutating func open(_ id: String, deliver: @escaping @Sendable (ConversationSignal) -> Bool) {
         entries[id] = Entry(deliver: deliver)
     }
 
@@ -69,11 +69,6 @@ struct ConversationTable {
         let replyWith = "\(id).\(entries[id]!.nextReply)"
         entries[id]!.issued.insert(replyWith)
         return replyWith
-    }
-
-    /// Replaces where a conversation's messages go.
-    mutating func redirect(_ id: String, to deliver: @escaping @Sendable (ConversationSignal) -> Void) {
-        entries[id]?.deliver = deliver
     }
 
     /// Marks a conversation as cancelled: it ends when the reply quoting `replyWith` arrives.
