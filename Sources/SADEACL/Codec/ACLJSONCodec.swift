@@ -19,8 +19,12 @@ public struct ACLJSONCodec: ACLCodec {
             self.line = line
         }
 
-        /// `line 1: at receiver[0].name: expected a string` (no path when it is the top).
-        public var description: String { "line \(line): " + (path.isEmpty ? reason : "at \(path): \(reason)") }
+        /// Where in the value and what is wrong: `at receiver[0].name: expected a string`
+        /// (just the reason when it concerns the whole value).
+        public var explanation: String { path.isEmpty ? reason : "at \(path): \(reason)" }
+
+        /// `line 1: at receiver[0].name: expected a string`.
+        public var description: String { "line \(line): \(explanation)" }
     }
 
     /// The size bound decoding keeps to (nesting is bounded by the JSON decoder).

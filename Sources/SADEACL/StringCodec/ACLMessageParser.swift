@@ -136,6 +136,7 @@ struct ACLMessageParser {
             let saved = lexer.position
             let token = try lexer.next()
             if token.kind == .close { return elements }
+            if token.kind == .end { throw lexer.unexpected(token, expected: "')' to close '(\(head)'") }
             lexer.position = saved
             elements.append(try element(&self, depth + 1))
         }
