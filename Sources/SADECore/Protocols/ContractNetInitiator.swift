@@ -62,7 +62,7 @@ extension Agent {
         message.receivers = called
         send(message, in: channel.id, protocol: "fipa-contract-net", replyWithin: deadline)
         channel.startTimer(0, after: deadline, clock: environment.clock)
-        var waiting = Set(byName.keys)
+        var waiting = byName  // participants that have not answered yet, by full name
         collecting: while !waiting.isEmpty {
             guard let signal = await channel.next() else { throw .cancelled }
             switch signal {
@@ -70,14 +70,12 @@ extension Agent {
             case .deadline: break collecting
             case .message(let reply):
                 if reply.isDeliveryFailure {
-                    if let name = undeliveredReceiver(of: reply), waiting.remove(name) != nil {
-                        outcome.unanswered[byName[name]!] = .undeliverable(reply)
+                    if let name = undeliveredReceiver(of: reply), let participant = waiting.removeValue(forKey: name) {
+                        outcome.unanswered[participant] = .undeliverable(reply)
                     }
                     continue
                 }
-                guard let sender = reply.sender.map(fullName(of:)), let participant = byName[sender],
-                      waiting.contains(sender)
-                else {
+                guard let sender = reply.sender.map(fullName(of:)), let participant = waiting[sender] else {
                     answerNotUnderstood(reply, reason: "no answer from this sender is expected before the deadline")
                     continue
                 }
@@ -89,17 +87,17 @@ extension Agent {
                     answerNotUnderstood(reply, reason: "a cfp is answered with propose or refuse, not \(reply.performative)")
                     continue
                 }
-                waiting.remove(sender)
+                waiting[sender] = nil
             }
         }
         channel.cancelTimers()
-        for name in waiting { outcome.unanswered[byName[name]!] = .timedOut }
+        for participant in waiting.values { outcome.unanswered[participant] = .timedOut }
 
         let chosen = Set(await select(outcome.proposals).compactMap { $0.sender.map(fullName(of:)) })
         guard state == .active else { throw state == .stopped ? .agentStopped : .agentNotActive(state) }
         var awaitingResult: [String: AgentIdentifier] = [:]
         for proposal in outcome.proposals {
-            let sender = fullName(of: proposal.sender!)
+            let sender = proposal.sender.map(fullName(of:)) ?? ""
             if chosen.contains(sender) {
                 outcome.accepted.append(proposal)
                 awaitingResult[sender] = byName[sender]

@@ -43,9 +43,6 @@ struct ConversationTable {
     private var entries: [String: Entry] = [:]
     private var counter = 0
 
-    /// The number of running conversations.
-    var count: Int { entries.count }
-
     /// Whether a conversation with this id is running.
     func contains(_ id: String) -> Bool { entries[id] != nil }
 
@@ -64,10 +61,11 @@ struct ConversationTable {
     /// A fresh `reply-with` for a message of conversation `id`, remembered so that
     /// replies quoting it are routed back.
     mutating func makeReplyWith(in id: String) -> String? {
-        guard entries[id] != nil else { return nil }
-        entries[id]!.nextReply += 1
-        let replyWith = "\(id).\(entries[id]!.nextReply)"
-        entries[id]!.issued.insert(replyWith)
+        // In place, so the set of issued values is not copied for every message.
+        guard let number = entries[id].map({ $0.nextReply + 1 }) else { return nil }
+        let replyWith = "\(id).\(number)"
+        entries[id]?.nextReply = number
+        entries[id]?.issued.insert(replyWith)
         return replyWith
     }
 

@@ -187,3 +187,44 @@ struct RequestProtocolTests {
         #expect(outcome.content == "(self x)")
     }
 }
+
+@Suite("Conversations", .timeLimit(.minutes(1)))
+struct ConversationTests {
+    @Test("cancelling the waiting task ends the request with cancelled and leaves no timer on the clock")
+    func cancelledRequest() async throws {
+        let clock = ManualClock()
+        let platform = Environment(name: "test", clock: clock)
+        _ = try await startedAgent("Silent", on: platform)
+        let nurse = try await startedAgent("Nurse", on: platform)
+        let call = Task { await interactionError { try await nurse.request(to: "Silent", content: "(x)", timeout: .seconds(5)) } }
+        await clock.waitForSleepers(1)
+        call.cancel()
+        #expect(await call.value == .cancelled)
+        _ = await nurse.state
+        #expect(clock.sleeperCount == 0)
+    }
+
+    @Test("a reply that arrives after its request timed out is an ordinary message again")
+    func lateReplyIsOrdinary() async throws {
+        let clock = ManualClock()
+        let platform = Environment(name: "test", clock: clock)
+        let requests = Recorder<ACLMessage>()
+        let slow = try await startedAgent("Slow", on: platform) {
+            MessageHandler.on(.request) { _, message in requests.append(message) }
+        }
+        let late = Recorder<ACLMessage>()
+        let nurse = try await startedAgent("Nurse", on: platform) {
+            MessageHandler.on(.inform) { _, message in late.append(message) }
+        }
+        var probe = await EventProbe(nurse)
+        let call = Task { await interactionError { try await nurse.request(to: "Slow", content: "(x)", timeout: .seconds(1)) } }
+        await clock.waitForSleepers(1)
+        clock.advance(by: .seconds(1))
+        #expect(await call.value == .timedOut(after: .seconds(1)))
+
+        slow.send(try #require(requests.all.first).makeReply(.inform, content: "(too late)"))
+        _ = await probe.nextMessage { $0.content == "(too late)" }
+        _ = await nurse.state
+        #expect(late.all.map { $0.content } == ["(too late)"])
+    }
+}
