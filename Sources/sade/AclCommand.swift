@@ -96,7 +96,9 @@ enum AclInput {
             return [Source(name: "stdin", bytes: Array(FileHandle.standardInput.readDataToEndOfFile()))]
         }
         return try files.map { path in
-            guard let data = FileManager.default.contents(atPath: path) else { throw fail("\(path): cannot read the file") }
+            guard let data = FileManager.default.contents(atPath: path) else {
+                throw fail("\(path): cannot read the file")
+            }
             return Source(name: path, bytes: Array(data))
         }
     }

@@ -14,6 +14,15 @@ struct ACLJSONCodecTests {
         #expect(try codec.decode(try codec.encode(message)) == message)
     }
 
+    @Test("both codecs serve a transport through the ACLCodec protocol", arguments: [
+        ACLJSONCodec() as any ACLCodec, ACLStringCodec() as any ACLCodec,
+    ])
+    func throughTheProtocol(codec: any ACLCodec) throws {
+        let message = ACLMessageTests.everyParameter
+        #expect(try codec.decode(try codec.encode(message)) == message)
+        #expect(throws: (any Error).self) { try codec.decode(Array("nonsense".utf8)) }
+    }
+
     @Test("compact output with sorted keys and unescaped slashes")
     func compactShape() throws {
         let message = ACLMessage(.inform, sender: AgentIdentifier(name: "a", addresses: ["tcp://h:1"]), content: "x")

@@ -122,6 +122,10 @@ struct ACLParseErrorTests {
             #expect((error.line, error.column) == (11, 1))
             #expect(error.description == "line 11, column 1: message is longer than the limit of 30 bytes")
         }
+        let cutInDateTime = "(inform) (inform :reply-by 20001205T083000000Z)"
+        #expect(throws: ACLParseError(.tooLarge(size: nil, limit: 30), line: 1, column: 10, offset: 9)) {
+            try codec.decodeAll(cutInDateTime)
+        }
     }
 
     @Test("nesting beyond the depth limit is refused, in content, agent identifiers and resolvers")

@@ -106,6 +106,24 @@ struct ACLStringCodecParsingTests {
         #expect(try codec.decode("(Accept-Proposal)").performative == .acceptProposal)
     }
 
+    @Test("reads a message as JADE prints it: uppercase act, spaces inside parentheses, JADE names")
+    func jadeOutput() throws {
+        let message = try codec.decode(
+            """
+            (REQUEST
+             :sender  ( agent-identifier :name da0@host:1099/JADE  :addresses (sequence http://host:7778/acc ))
+             :receiver  (set ( agent-identifier :name ams@host:1099/JADE  :addresses (sequence http://host:7778/acc )) )
+             :content  "((action (agent-identifier :name ams@host:1099/JADE) (search-agents)))"
+             :language  fipa-sl0  :ontology  FIPA-Agent-Management  :protocol  fipa-request
+             :conversation-id  C1234_5678 )
+            """)
+        #expect(message.performative == .request)
+        #expect(message.sender == AgentIdentifier(name: "da0@host:1099/JADE", addresses: ["http://host:7778/acc"]))
+        #expect(message.receivers.map(\.name) == ["ams@host:1099/JADE"])
+        #expect(message.ontology == "FIPA-Agent-Management")
+        #expect(message.conversationID == "C1234_5678")
+    }
+
     @Test("an empty set of receivers and an agent name in quotes are accepted")
     func emptySetAndQuotedName() throws {
         let message = try codec.decode(#"(inform :receiver (set) :sender (agent-identifier :name "a b" :addresses (sequence)))"#)

@@ -126,6 +126,13 @@ struct ACLStringCodecTests {
         }
     }
 
+    @Test("description is the string form, and still prints what the codec refuses")
+    func description() {
+        #expect(ACLMessage(.agree, content: "ok").description == #"(agree :content "ok")"#)
+        let refused = ACLMessage(.inform, userDefined: ["priority": "high"])
+        #expect(refused.description == "(inform :priority high)")
+    }
+
     @Test("resolvers nest agent identifiers and survive a round trip")
     func resolvers() throws {
         let ams = AgentIdentifier(name: "ams@p", addresses: ["http://p:7778/acc"])

@@ -12,7 +12,8 @@ public enum ACLEncodingError: Error, Hashable, Sendable, CustomStringConvertible
     public var description: String {
         switch self {
         case .badUserDefinedParameterName(let name):
-            "user-defined parameter '\(name)' must start with X- and contain no spaces, control characters or parentheses"
+            "user-defined parameter '\(name)' must start with X- and contain no spaces, control characters "
+                + "or parentheses"
         case .replyByOutOfRange(let milliseconds):
             "reply-by (\(milliseconds) ms since 1970) is outside the years 0000-9999 of a FIPA date-time"
         case .unrepresentable(let what): what

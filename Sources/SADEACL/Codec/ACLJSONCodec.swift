@@ -41,8 +41,8 @@ public struct ACLJSONCodec: ACLCodec {
     /// The message as one JSON object, keys sorted, slashes not escaped.
     public func encode(_ message: ACLMessage) throws -> [UInt8] {
         let encoder = JSONEncoder()
-        encoder.outputFormatting =
-            prettyPrinted ? [.sortedKeys, .withoutEscapingSlashes, .prettyPrinted] : [.sortedKeys, .withoutEscapingSlashes]
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        if prettyPrinted { encoder.outputFormatting.insert(.prettyPrinted) }
         return Array(try encoder.encode(message))
     }
 
@@ -106,7 +106,9 @@ extension ACLJSONCodec.DecodingFailure {
             self.init(path: path(context.codingPath), reason: "missing key '\(key.stringValue)'", line: line)
         case .dataCorrupted(let context):
             let underlying = (context.underlyingError as NSError?)?.userInfo[NSDebugDescriptionErrorKey] as? String
-            let reason = context.codingPath.isEmpty ? "not valid JSON" + (underlying.map { ": \($0)" } ?? "") : context.debugDescription
+            let reason =
+                context.codingPath.isEmpty
+                ? "not valid JSON" + (underlying.map { ": \($0)" } ?? "") : context.debugDescription
             self.init(path: path(context.codingPath), reason: reason, line: line)
         @unknown default:
             self.init(path: "", reason: "\(error)", line: line)

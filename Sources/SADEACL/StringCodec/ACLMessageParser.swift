@@ -206,7 +206,9 @@ struct ACLMessageParser {
     }
 
     private func checkDepth(_ depth: Int, at offset: Int) throws(ACLParseError) {
-        guard depth <= lexer.limits.maxDepth else { throw lexer.error(.tooDeep(limit: lexer.limits.maxDepth), at: offset) }
+        guard depth <= lexer.limits.maxDepth else {
+            throw lexer.error(.tooDeep(limit: lexer.limits.maxDepth), at: offset)
+        }
     }
 
     private func missingValue(_ parameter: ACLToken, at token: ACLToken) -> ACLParseError {

@@ -75,7 +75,8 @@ extension Timestamp {
             self.init(milliseconds: wallClock - offset(wallClock - offset(wallClock)))
         case let letter?:
             throw FIPADateTimeProblem(
-                reason: "time zone designator '\(Character(Unicode.Scalar(letter)))' is not supported; use Z (UTC) or none (local time)"
+                reason: "time zone designator '\(Character(Unicode.Scalar(letter)))' is not supported; "
+                    + "use Z (UTC) or none (local time)"
             )
         }
     }

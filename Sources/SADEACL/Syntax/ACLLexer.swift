@@ -187,7 +187,7 @@ struct ACLLexer {
         {
             index += 1
             let hexStart = index
-            while index < end, ACLSyntax.isDigit(input[index]) || (input[index] | 0x20 >= 0x61 && input[index] | 0x20 <= 0x66) {
+            while index < end, ACLSyntax.isDigit(input[index]) || (0x61...0x66).contains(input[index] | 0x20) {
                 index += 1
             }
             guard index > hexStart else { throw badToken(.number, from: start) }
@@ -209,10 +209,13 @@ struct ACLLexer {
         return ACLToken(kind, start, index)
     }
 
-    /// A malformed number or date-time, quoting the text up to the next delimiter.
+    /// A malformed number or date-time, quoting the text up to the next delimiter; or, when
+    /// a size limit cut the token short, the message is too large.
     private func badToken(_ kind: ACLToken.Kind, from start: Int) -> ACLParseError {
         var stop = start
-        while stop < end, stop - start < 40, !ACLSyntax.isDelimiter(input[stop]) { stop += 1 }
+        while stop < end, !ACLSyntax.isDelimiter(input[stop]) { stop += 1 }
+        if stop == end, end < input.count { return endError(expected: "", at: start) }
+        stop = min(stop, start + 40)
         while stop < input.count, input[stop] & 0xC0 == 0x80 { stop += 1 }  // whole characters only
         let text = String(decoding: UnsafeBufferPointer(rebasing: input[start..<stop]), as: UTF8.self)
         if kind == .dateTime {
