@@ -5,7 +5,8 @@
 /// accepts performative and parameter names in any case, user-defined `:X-` parameters
 /// (their names kept as written), quoted strings with the escapes `\"` `\\` `\n` `\t` `\r`,
 /// byte-length strings `#12"…`, numbers, date-times with or without `Z` or a sign, and a
-/// parenthesised expression as any value (kept as its exact source text). Encoding writes
+/// parenthesised expression as any value (kept as its exact source text); a bare word
+/// starting with `:` where a value should be is taken for a missing value. Encoding writes
 /// one line, lowercase names, values as bare words where possible, `:content` always
 /// quoted, `:reply-by` in UTC as `YYYYMMDDTHHMMSSmmmZ`. For every message `m`,
 /// `decode(encode(m)) == m`.
