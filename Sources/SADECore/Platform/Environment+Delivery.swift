@@ -86,8 +86,7 @@ extension Environment {
     /// without addresses is local if its name has no platform part or this one's.
     func destination(of receiver: AgentIdentifier) -> Destination {
         if !receiver.addresses.isEmpty {
-            let transports = transports.withLock { $0 }
-            let own = transports.flatMap(\.addresses)
+            let (transports, own) = transports.withLock { ($0.attached, $0.ownAddresses) }
             if !receiver.addresses.contains(where: own.contains) {
                 for address in receiver.addresses {
                     if let transport = transports.first(where: { $0.canReach(address) }) {

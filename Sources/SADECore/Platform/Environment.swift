@@ -22,8 +22,10 @@ public final class Environment: Sendable {
     /// The platform's own agents, `ams` and `df`, answering `fipa-agent-management`
     /// requests over ACL. Not listed among ``agents``.
     let platformAgents = Mutex<[String: Agent]>([:])
-    /// Transports to other platforms, consulted in order.
-    let transports = Mutex<[any MessageTransport]>([])
+    /// Transports to other platforms, consulted in order, and every address the
+    /// platform has had: a message naming a former address (say, a failure returned
+    /// while a transport shuts down) is still for an agent here.
+    let transports = Mutex<(attached: [any MessageTransport], ownAddresses: Set<String>)>(([], []))
 
     struct Registration {
         let agent: Agent
@@ -59,14 +61,17 @@ public final class Environment: Sendable {
     /// Adds a transport to other platforms; messages to agents with an address it can
     /// reach go through it from now on.
     public func attach(_ transport: any MessageTransport) {
-        transports.withLock { $0.append(transport) }
+        transports.withLock { transports in
+            transports.attached.append(transport)
+            transports.ownAddresses.formUnion(transport.addresses)
+        }
     }
 
     /// Removes every transport whose addresses are `addresses` (a transport shutting down).
     public func detachTransport(withAddresses addresses: [String]) {
-        transports.withLock { $0.removeAll { $0.addresses == addresses } }
+        transports.withLock { $0.attached.removeAll { $0.addresses == addresses } }
     }
 
     /// The addresses where this platform can be reached, over every attached transport.
-    public var addresses: [String] { transports.withLock { $0.flatMap(\.addresses) } }
+    public var addresses: [String] { transports.withLock { $0.attached.flatMap(\.addresses) } }
 }

@@ -51,6 +51,9 @@ final class OutboundLink: Sendable {
         var isClosed = false
         var roomWaiters: [CheckedContinuation<Void, Never>] = []
         var drainWaiters: [CheckedContinuation<Void, Never>] = []
+        /// Failed connections over the link's life, and who waits for a number of them.
+        var failedConnections = 0
+        var failureWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
         var count: Int { pending.count + unacknowledged.count }
     }
 
@@ -190,6 +193,11 @@ final class OutboundLink: Sendable {
             if let channel {
                 guard case .connected(let current) = state.phase, current === channel else { return (nil, [], [], []) }
             }
+            state.failedConnections += 1
+            let total = state.failedConnections
+            let counted = state.failureWaiters.filter { $0.count <= total }.map(\.continuation)
+            state.failureWaiters.removeAll { $0.count <= total }
+            defer { for waiter in counted { waiter.resume() } }
             while let last = state.unacknowledged.popLast() { state.pending.prepend(last) }
             state.lastError = reason
             guard !state.pending.isEmpty else {
@@ -220,6 +228,18 @@ final class OutboundLink: Sendable {
         }
         for waiter in rooms { waiter.resume() }
         for waiter in drains { waiter.resume() }
+    }
+
+    /// Waits until connections have failed or dropped at least `count` times.
+    func waitForFailedConnections(atLeast count: Int) async {
+        await withCheckedContinuation { continuation in
+            let reached = state.withLock { state in
+                guard state.failedConnections < count else { return true }
+                state.failureWaiters.append((count, continuation))
+                return false
+            }
+            if reached { continuation.resume() }
+        }
     }
 
     // MARK: Time-outs and shutdown

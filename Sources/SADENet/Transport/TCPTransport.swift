@@ -35,11 +35,16 @@ public final class TCPTransport: MessageTransport {
 
     private let group: any EventLoopGroup
     private let serverChannel: any Channel
+    private let inbound: InboundConnections
     private let logger: Logger
     private let links = Mutex<[TCPEndpoint: OutboundLink]>([:])
 
-    private init(environment: Environment, configuration: Configuration, group: any EventLoopGroup, serverChannel: any Channel, port: Int) {
+    private init(
+        environment: Environment, configuration: Configuration, group: any EventLoopGroup, serverChannel: any Channel,
+        inbound: InboundConnections, port: Int
+    ) {
         self.environment = environment
+        self.inbound = inbound
         self.configuration = configuration
         self.group = group
         self.serverChannel = serverChannel
@@ -58,12 +63,14 @@ public final class TCPTransport: MessageTransport {
         group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
     ) async throws -> TCPTransport {
         let logger = environment.logger
+        let inbound = InboundConnections()
         let serverChannel = try await ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 256)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
             .childChannelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture {
+                inbound.track(channel)
+                return channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.addHandler(
                         ByteToMessageHandler(FrameDecoder(maxFrameBytes: configuration.maxFrameBytes)))
                     try channel.pipeline.syncOperations.addHandler(
@@ -74,7 +81,7 @@ public final class TCPTransport: MessageTransport {
             .get()
         let port = serverChannel.localAddress?.port ?? configuration.port
         let transport = TCPTransport(
-            environment: environment, configuration: configuration, group: group, serverChannel: serverChannel, port: port)
+            environment: environment, configuration: configuration, group: group, serverChannel: serverChannel, inbound: inbound, port: port)
         environment.attach(transport)
         logger.info("listening", metadata: ["address": "\(transport.addresses.joined(separator: " "))"])
         return transport
@@ -110,7 +117,8 @@ public final class TCPTransport: MessageTransport {
 
     /// Stops accepting connections, detaches from the platform, waits up to the drain
     /// timeout for queued messages to be taken by their platforms (returning the rest
-    /// to their senders), and closes every connection.
+    /// to their senders), and closes every connection. Messages other platforms were
+    /// still sending and this one had not acknowledged stay queued on their side.
     public func shutdown() async {
         environment.detachTransport(withAddresses: addresses)
         try? await serverChannel.close()
@@ -120,7 +128,15 @@ public final class TCPTransport: MessageTransport {
                 group.addTask { await link.drainAndClose(timeout: self.configuration.drainTimeout) }
             }
         }
+        await inbound.closeAll()
         logger.info("transport shut down", metadata: ["address": "\(addresses.joined(separator: " "))"])
+    }
+
+    /// Waits until connecting to `address` has failed at least `count` times in all
+    /// (for tests of reconnection).
+    func waitForFailedConnections(towards address: String, atLeast count: Int) async {
+        guard let endpoint = TCPEndpoint(address: address) else { return }
+        await link(to: endpoint).waitForFailedConnections(atLeast: count)
     }
 
     private func prepare(

@@ -41,6 +41,9 @@ final class RawPeer: Sendable {
     /// The peer's address.
     var address: String { "tcp://127.0.0.1:\(port)" }
 
+    /// How many connections the peer has accepted.
+    var connectionCount: Int { shared.mutex.withLock { $0.connections.count } }
+
     /// The payloads (ACL text) of the message frames received so far.
     var received: [String] { shared.mutex.withLock { $0.received } }
 
@@ -64,6 +67,14 @@ final class RawPeer: Sendable {
             return (state.connections, state.received.count)
         }
         for connection in connections { RawPeerHandler.acknowledge(UInt64(count), on: connection) }
+    }
+
+    /// A message frame by hand: kind 1, the receiver's name, the payload.
+    static func messageFrame(to receiver: String, payload: String) -> [UInt8] {
+        let name = Array(receiver.utf8), body = Array(payload.utf8)
+        let length = UInt32(1 + 2 + name.count + body.count)
+        return withUnsafeBytes(of: length.bigEndian, Array.init) + [1] + withUnsafeBytes(of: UInt16(name.count).bigEndian, Array.init)
+            + name + body
     }
 
     /// Sends raw bytes to the platform on a new connection to `port` (hostile input).
