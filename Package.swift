@@ -42,6 +42,7 @@ let package = Package(
             dependencies: [
                 "SADEACL", "SADECore", "SADENet", "SADEExamples",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(name: "SADEACLTests", dependencies: ["SADEACL"]),

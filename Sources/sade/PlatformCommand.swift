@@ -41,6 +41,7 @@ struct PlatformCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        CommandLogging.bootstrapped
         let platform = Environment(name: name)
         let transport: TCPTransport
         do {

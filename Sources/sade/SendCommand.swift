@@ -61,6 +61,7 @@ struct SendCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        CommandLogging.bootstrapped
         let platform = Environment(name: "sade-send-\(ProcessInfo.processInfo.processIdentifier)")
         let transport = try await TCPTransport.start(for: platform, configuration: TCPTransport.Configuration(host: host, port: 0))
         let (replies, continuation) = AsyncStream.makeStream(of: ACLMessage.self)

@@ -15,15 +15,16 @@ public enum DiagnosticAgents {
     }
 
     /// `count` Contract Net participants, `bidder-1` … `bidder-N`: each proposes a price
-    /// of 10 × its number and informs `(done <task>)` when accepted; the last one always refuses.
+    /// of 10 × its number and, when accepted, informs `(done :price P)`; the last one
+    /// always refuses with `(busy)`.
     public static func bidders(count: Int, on platform: Environment) -> [Agent] {
         guard count > 0 else { return [] }
         return (1...count).map { number in
             Agent("bidder-\(number)", on: platform) {
                 ContractNetResponder { _, _ in
                     number == count ? .refuse("(busy)") : .propose("\(number * 10)")
-                } perform: { _, accepted in
-                    "(done \(accepted.content ?? "task"))"
+                } perform: { _, _ in
+                    "(done :price \(number * 10))"
                 }
             }
         }
