@@ -45,7 +45,9 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .testTarget(name: "SADEACLTests", dependencies: ["SADEACL"]),
+        // Helpers shared by the test targets: the sade executable as a process, seeded randomness.
+        .target(name: "SADETestSupport", path: "Tests/SADETestSupport"),
+        .testTarget(name: "SADEACLTests", dependencies: ["SADEACL", "SADETestSupport"]),
         .testTarget(
             name: "SADECoreTests",
             dependencies: [
@@ -56,9 +58,11 @@ let package = Package(
         ),
         .testTarget(
             name: "SADENetTests",
-            dependencies: ["SADEACL", "SADECore", "SADENet", "sade", .product(name: "NIOCore", package: "swift-nio")]
+            dependencies: [
+                "SADEACL", "SADECore", "SADENet", "sade", "SADETestSupport", .product(name: "NIOCore", package: "swift-nio"),
+            ]
         ),
-        .testTarget(name: "SADEExamplesTests", dependencies: ["SADEExamples", "sade"]),
+        .testTarget(name: "SADEExamplesTests", dependencies: ["SADEExamples", "sade", "SADETestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,4 +1,5 @@
 import Foundation
+import SADETestSupport
 import Testing
 
 @Suite("sade acl parse / print (the commands)", .timeLimit(.minutes(2)))
@@ -12,24 +13,6 @@ struct AclCommandTests {
         return url.path
     }
 
-    /// Runs `sade` (the one the fire-demo tests find) with `input` as its standard input,
-    /// read from a file so that no pipe can fill up while the command runs.
-    static func run(_ arguments: [String], input: String) throws -> (status: Int32, output: String, error: String) {
-        let process = Process()
-        process.executableURL = FireDemoCommandTests.sade
-        process.arguments = arguments
-        process.standardInput = try FileHandle(forReadingFrom: URL(fileURLWithPath: try file(input)))
-        let output = Pipe()
-        let error = Pipe()
-        process.standardOutput = output
-        process.standardError = error
-        try process.run()
-        let out = output.fileHandleForReading.readDataToEndOfFile()
-        let err = error.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self))
-    }
-
     static let two = """
         (inform :sender (agent-identifier :name a@p :addresses (sequence tcp://h:1))
                 :receiver (set (agent-identifier :name b@p)) :content "hello \\"world\\"" :language fipa-sl)
@@ -37,8 +20,8 @@ struct AclCommandTests {
         """
 
     @Test("parse reads messages from stdin and prints one JSON object per line with --compact")
-    func parseCompactFromStdin() throws {
-        let result = try Self.run(["acl", "parse", "--compact"], input: Self.two)
+    func parseCompactFromStdin() async throws {
+        let result = try await SadeProcess.run(["acl", "parse", "--compact"], input: Self.two)
         #expect(result.status == 0, "stderr: \(result.error)")
         #expect(
             result.output == """
@@ -50,11 +33,11 @@ struct AclCommandTests {
     }
 
     @Test("parse pretty-prints by default, and print turns that output back into the same messages")
-    func parseThenPrint() throws {
-        let parsed = try Self.run(["acl", "parse"], input: Self.two)
+    func parseThenPrint() async throws {
+        let parsed = try await SadeProcess.run(["acl", "parse"], input: Self.two)
         #expect(parsed.status == 0, "stderr: \(parsed.error)")
         #expect(parsed.output.contains("\n  \"performative\" : \"inform\""))
-        let printed = try Self.run(["acl", "print"], input: parsed.output)
+        let printed = try await SadeProcess.run(["acl", "print"], input: parsed.output)
         #expect(printed.status == 0, "stderr: \(printed.error)")
         #expect(
             printed.output == """
@@ -66,17 +49,17 @@ struct AclCommandTests {
     }
 
     @Test("parse reads files named on the command line, in order")
-    func parseFiles() throws {
+    func parseFiles() async throws {
         let first = try Self.file("(inform)\n(agree)")
         let second = try Self.file("(refuse)")
-        let result = try FireDemoCommandTests.run(["acl", "parse", "--compact", first, second])
+        let result = try await SadeProcess.run(["acl", "parse", "--compact", first, second])
         #expect(result.status == 0, "stderr: \(result.error)")
         #expect(result.output == "{\"performative\":\"inform\"}\n{\"performative\":\"agree\"}\n{\"performative\":\"refuse\"}\n")
     }
 
     @Test("parse exits 1 and names stdin, line and column of bad input")
-    func parseErrorOnStdin() throws {
-        let result = try Self.run(["acl", "parse"], input: "(inform)\n(inform\n  :content \"x\"\n  :colour red)")
+    func parseErrorOnStdin() async throws {
+        let result = try await SadeProcess.run(["acl", "parse"], input: "(inform)\n(inform\n  :content \"x\"\n  :colour red)")
         #expect(result.status == 1)
         #expect(
             result.error
@@ -84,43 +67,43 @@ struct AclCommandTests {
     }
 
     @Test("parse exits 1 and names the file, line and column of bad input")
-    func parseErrorInFile() throws {
+    func parseErrorInFile() async throws {
         let path = try Self.file("(inform :content \"never closed)\n")
-        let result = try FireDemoCommandTests.run(["acl", "parse", path])
+        let result = try await SadeProcess.run(["acl", "parse", path])
         #expect(result.status == 1)
         #expect(result.error == "error: \(path):1:18: string is never closed with '\"'\n")
-        let missing = try FireDemoCommandTests.run(["acl", "parse", "/nonexistent/x.acl"])
+        let missing = try await SadeProcess.run(["acl", "parse", "/nonexistent/x.acl"])
         #expect(missing.status == 1)
         #expect(missing.error == "error: /nonexistent/x.acl: cannot read the file\n")
     }
 
     @Test("print accepts one object, an array, or one object per line")
-    func printForms() throws {
+    func printForms() async throws {
         for input in [
             #"{"performative":"inform","content":"a b"}"#,
             #"[{"performative":"inform","content":"a b"}]"#,
             "{\"performative\":\"inform\",\"content\":\"a b\"}\n",
         ] {
-            let result = try Self.run(["acl", "print"], input: input)
+            let result = try await SadeProcess.run(["acl", "print"], input: input)
             #expect(result.status == 0, "stderr: \(result.error)")
             #expect(result.output == "(inform :content \"a b\")\n")
         }
-        let lines = try Self.run(["acl", "print"], input: "{\"performative\":\"cfp\"}\n{\"performative\":\"propose\"}\n")
+        let lines = try await SadeProcess.run(["acl", "print"], input: "{\"performative\":\"cfp\"}\n{\"performative\":\"propose\"}\n")
         #expect(lines.output == "(cfp)\n(propose)\n")
     }
 
     @Test("print exits 1 with the line and the reason on bad JSON")
-    func printErrors() throws {
-        let wrongType = try Self.run(["acl", "print"], input: "{\"performative\":\"inform\"}\n{\"performative\":7}\n")
+    func printErrors() async throws {
+        let wrongType = try await SadeProcess.run(["acl", "print"], input: "{\"performative\":\"inform\"}\n{\"performative\":7}\n")
         #expect(wrongType.status == 1)
         #expect(wrongType.error == "error: stdin:2: at performative: expected a string\n")
-        let notJSON = try Self.run(["acl", "print"], input: "(inform)")
+        let notJSON = try await SadeProcess.run(["acl", "print"], input: "(inform)")
         #expect(notJSON.status == 1)
         #expect(notJSON.error == "error: stdin:1: expected a JSON object or array but found '('\n")
-        let unknownKey = try Self.run(["acl", "print"], input: #"{"performative":"inform","colour":"red"}"#)
+        let unknownKey = try await SadeProcess.run(["acl", "print"], input: #"{"performative":"inform","colour":"red"}"#)
         #expect(unknownKey.status == 1)
         #expect(unknownKey.error.hasPrefix("error: stdin:1: at colour: unknown ACL parameter 'colour'"), "\(unknownKey.error)")
-        let badName = try Self.run(["acl", "print"], input: #"{"performative":"inform","X-a b":"v"}"#)
+        let badName = try await SadeProcess.run(["acl", "print"], input: #"{"performative":"inform","X-a b":"v"}"#)
         #expect(badName.status == 1)
         #expect(badName.error.hasPrefix("error: stdin: user-defined parameter 'X-a b' must start with X-"), "\(badName.error)")
     }

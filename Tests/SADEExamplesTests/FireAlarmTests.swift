@@ -2,6 +2,7 @@ import Foundation
 import SADECore
 import SADEExamples
 import Synchronization
+import SADETestSupport
 import Testing
 
 @Suite("Fire-alarm example", .timeLimit(.minutes(2)))
@@ -78,30 +79,10 @@ final class Transcript: Sendable {
 
 @Suite("sade demo fire (the command)", .timeLimit(.minutes(2)))
 struct FireDemoCommandTests {
-    /// The `sade` executable built next to the test bundle.
-    static var sade: URL {
-        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("sade")
-    }
-
-    static func run(_ arguments: [String]) throws -> (status: Int32, output: String, error: String) {
-        let process = Process()
-        process.executableURL = sade
-        process.arguments = arguments
-        let output = Pipe()
-        let error = Pipe()
-        process.standardOutput = output
-        process.standardError = error
-        try process.run()
-        let out = output.fileHandleForReading.readDataToEndOfFile()
-        let err = error.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self))
-    }
-
     @Test("prints the story and exits 0 when every fire is out")
-    func printsStoryAndExitsZero() throws {
-        #expect(FileManager.default.isExecutableFile(atPath: Self.sade.path), "sade not built at \(Self.sade.path)")
-        let result = try Self.run(["demo", "fire", "--interval", "0.02", "--fires", "2"])
+    func printsStoryAndExitsZero() async throws {
+        #expect(FileManager.default.isExecutableFile(atPath: SadeProcess.executable.path), "sade not built at \(SadeProcess.executable.path)")
+        let result = try await SadeProcess.run(["demo", "fire", "--interval", "0.02", "--fires", "2"])
         #expect(result.status == 0, "stderr: \(result.error)")
         #expect(result.output.contains("Alarmed: fire detected in the kitchen"))
         #expect(result.output.contains("Fireman: fire extinguished"))
@@ -109,8 +90,8 @@ struct FireDemoCommandTests {
     }
 
     @Test("exits 1 and says how many fires were put out when time runs out")
-    func timesOut() throws {
-        let result = try Self.run(["demo", "fire", "--interval", "3600", "--fires", "2", "--timeout", "0.1"])
+    func timesOut() async throws {
+        let result = try await SadeProcess.run(["demo", "fire", "--interval", "3600", "--fires", "2", "--timeout", "0.1"])
         #expect(result.status == 1)
         #expect(result.error.contains("timed out: only 0 of 2 fires were put out"), "stderr: \(result.error)")
     }
@@ -119,8 +100,8 @@ struct FireDemoCommandTests {
         ["demo", "fire", "--fires", "0"], ["demo", "fire", "--interval", "-1"], ["demo", "fire", "--fires", "many"],
         ["demo", "fire", "--timeout", "inf"], ["demo", "fire", "--interval", "nan"], ["demo", "fire", "--timeout", "1e30"],
     ])
-    func rejectsBadOptions(arguments: [String]) throws {
-        let result = try Self.run(arguments)
+    func rejectsBadOptions(arguments: [String]) async throws {
+        let result = try await SadeProcess.run(arguments)
         #expect(result.status != 0)
         #expect(result.error.contains("Error:"), "stderr: \(result.error)")
     }

@@ -1,6 +1,7 @@
 import Foundation
 import SADEACL
 import SADECore
+import SADETestSupport
 import Testing
 
 @testable import SADENet

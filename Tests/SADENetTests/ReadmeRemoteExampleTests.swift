@@ -1,5 +1,6 @@
 import SADEACL
 import SADECore
+import SADETestSupport
 import SADENet
 import Testing
 

@@ -8,15 +8,21 @@ extension Agent {
     /// agent like any other message. Only an active agent sends: a message from an
     /// agent that is not started, suspended or stopped is not sent, and logged.
     public nonisolated func send(_ message: ACLMessage) {
+        if let message = outgoing(message) { environment.route(message) }
+    }
+
+    /// The message with this agent as sender if none is set, or `nil` (and a log
+    /// entry) when the agent is not active and so may not send.
+    nonisolated func outgoing(_ message: ACLMessage) -> ACLMessage? {
         guard mailbox.withLock({ $0.canSend }) else {
             logger.warning(
                 "message not sent: the agent is not active",
                 metadata: ["performative": "\(message.performative)", "receivers": "\(message.receivers)"])
-            return
+            return nil
         }
         var message = message
         if message.sender == nil { message.sender = identifier }
-        environment.route(message)
+        return message
     }
 
     /// Adds a message handler; it sees messages handled from now on.

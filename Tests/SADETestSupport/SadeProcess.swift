@@ -2,9 +2,9 @@ import Foundation
 import Synchronization
 
 /// The `sade` executable built next to the test bundle, run as a separate process.
-final class SadeProcess: Sendable {
+public final class SadeProcess: Sendable {
     /// The executable's location.
-    static var executable: URL {
+    public static var executable: URL {
         URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("sade")
     }
 
@@ -13,13 +13,18 @@ final class SadeProcess: Sendable {
     private let errors: OutputCollector
 
     /// Starts `sade` with `arguments`.
-    init(_ arguments: [String]) throws {
+    public init(_ arguments: [String], input: String? = nil) throws {
         let process = Process()
         process.executableURL = Self.executable
         process.arguments = arguments
         let stdout = Pipe(), stderr = Pipe()
         process.standardOutput = stdout
         process.standardError = stderr
+        if let input {
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent("sade-input-\(UUID().uuidString)")
+            try Data(input.utf8).write(to: file)
+            process.standardInput = try FileHandle(forReadingFrom: file)
+        }
         output = OutputCollector(stdout.fileHandleForReading)
         errors = OutputCollector(stderr.fileHandleForReading)
         try process.run()
@@ -27,7 +32,7 @@ final class SadeProcess: Sendable {
     }
 
     /// Starts `sade platform` on a free loopback port and waits until it listens.
-    static func platform(name: String, participants: Int = 0) async throws -> (SadeProcess, address: String) {
+    public static func platform(name: String, participants: Int = 0) async throws -> (SadeProcess, address: String) {
         let platform = try SadeProcess(["platform", "--name", name, "--port", "0", "--participants", "\(participants)"])
         let line = await platform.output.firstLine(containing: "listening on ")
         guard let line, let range = line.range(of: "listening on ") else {
@@ -37,25 +42,30 @@ final class SadeProcess: Sendable {
     }
 
     /// Sends `signal` (SIGINT, SIGTERM, SIGKILL) to the process.
-    func signal(_ number: Int32) {
+    public func signal(_ number: Int32) {
         kill(process.processIdentifier, number)
     }
 
     /// Waits for the process to end; returns its exit status and what it printed.
-    func finish() async -> (status: Int32, output: String, error: String) {
+    public func finish() async -> (status: Int32, output: String, error: String) {
         await output.closed()
         await errors.closed()
         process.waitUntilExit()
         return (process.terminationStatus, output.text, errors.text)
     }
 
+    /// Runs `sade` with `arguments` (and `input` as its standard input) to the end.
+    public static func run(_ arguments: [String], input: String? = nil) async throws -> (status: Int32, output: String, error: String) {
+        try await SadeProcess(arguments, input: input).finish()
+    }
+
     /// Kills the process if it still runs (at the end of a test).
-    func terminate() {
+    public func terminate() {
         if process.isRunning { process.terminate() }
     }
 }
 
-enum SadeProcessError: Error {
+public enum SadeProcessError: Error {
     case notListening(String)
 }
 
