@@ -8,6 +8,8 @@ let package = Package(
         .library(name: "SADEACL", targets: ["SADEACL"]),
         .library(name: "SADECore", targets: ["SADECore"]),
         .library(name: "SADENet", targets: ["SADENet"]),
+        .library(name: "SADEHealth", targets: ["SADEHealth"]),
+        .library(name: "SADEHealthSQLite", targets: ["SADEHealthSQLite"]),
         .library(name: "SADEExamples", targets: ["SADEExamples"]),
         .executable(name: "sade", targets: ["sade"]),
     ],
@@ -15,6 +17,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
         .package(url: "https://github.com/apple/swift-nio", exact: "2.101.3"),
+        .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
     ],
     targets: [
         // Layer 1: FIPA-ACL message value types. No I/O.
@@ -34,13 +37,21 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
+        // Health module: HealthKit-shaped store protocol, clinical model, NEWS2 and
+        // anomaly detection, FHIR R4. No storage engine.
+        .target(name: "SADEHealth", dependencies: ["SADEACL", "SADECore"]),
+        // The health store and clinical registry on SQLite (GRDB).
+        .target(
+            name: "SADEHealthSQLite",
+            dependencies: ["SADEHealth", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
         // Applications: the classic examples.
         .target(name: "SADEExamples", dependencies: ["SADECore"]),
         // The `sade` command.
         .executableTarget(
             name: "sade",
             dependencies: [
-                "SADEACL", "SADECore", "SADENet", "SADEExamples",
+                "SADEACL", "SADECore", "SADENet", "SADEHealth", "SADEHealthSQLite", "SADEExamples",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -61,6 +72,10 @@ let package = Package(
             dependencies: [
                 "SADEACL", "SADECore", "SADENet", "sade", "SADETestSupport", .product(name: "NIOCore", package: "swift-nio"),
             ]
+        ),
+        .testTarget(
+            name: "SADEHealthTests",
+            dependencies: ["SADEHealth", "SADEHealthSQLite", "SADECore", "sade", "SADETestSupport"]
         ),
         .testTarget(name: "SADEExamplesTests", dependencies: ["SADEExamples", "sade", "SADETestSupport"]),
     ],

@@ -1,0 +1,95 @@
+/// Identifies a hospital.
+public typealias HospitalID = String
+/// Identifies a sector of a hospital.
+public typealias SectorID = String
+/// Identifies a health-care worker.
+public typealias StaffID = String
+
+/// A hospital (SADE4Health's `Hospital`).
+public struct Hospital: Hashable, Sendable, Codable, Identifiable {
+    /// Unique.
+    public var id: HospitalID
+    /// Its name.
+    public var name: String
+    /// Its address, if recorded.
+    public var address: String?
+
+    /// Creates a hospital.
+    public init(id: HospitalID, name: String, address: String? = nil) {
+        self.id = id
+        self.name = name
+        self.address = address
+    }
+}
+
+/// A sector (ward, unit) of a hospital, where patients are interned and staff work
+/// (SADE4Health's `HospitalSector`).
+public struct HospitalSector: Hashable, Sendable, Codable, Identifiable {
+    /// Unique.
+    public var id: SectorID
+    /// The hospital it belongs to.
+    public var hospital: HospitalID
+    /// Its name, e.g. `COVID ward`.
+    public var name: String
+    /// Who is told when nobody on duty takes an alert (e-mail addresses).
+    public var mailingList: [String]
+
+    /// Creates a sector.
+    public init(id: SectorID, hospital: HospitalID, name: String, mailingList: [String] = []) {
+        self.id = id
+        self.hospital = hospital
+        self.name = name
+        self.mailingList = mailingList
+    }
+}
+
+/// Someone who cares for patients (SADE4Health's `HealthCareWorker`, with its
+/// `Doctor` and `Nurse` kinds as ``Role``s).
+public struct HealthCareWorker: Hashable, Sendable, Codable, Identifiable {
+    /// What the worker is.
+    public enum Role: String, Hashable, Sendable, Codable, CaseIterable {
+        case doctor, nurse
+    }
+
+    /// Unique, e.g. the login name.
+    public var id: StaffID
+    /// Full name.
+    public var name: String
+    /// Doctor or nurse.
+    public var role: Role
+    /// Professional licence number (CRM, COREN, GMC …), if recorded.
+    public var licence: String?
+    /// Contact e-mail.
+    public var email: String?
+    /// Contact phone.
+    public var phone: String?
+    /// The sectors the worker is assigned to.
+    public var sectors: Set<SectorID>
+    /// Whether the worker is on duty now.
+    public var onDuty: Bool
+
+    /// Creates a worker.
+    public init(
+        id: StaffID, name: String, role: Role, licence: String? = nil, email: String? = nil, phone: String? = nil,
+        sectors: Set<SectorID> = [], onDuty: Bool = false
+    ) {
+        self.id = id
+        self.name = name
+        self.role = role
+        self.licence = licence
+        self.email = email
+        self.phone = phone
+        self.sectors = sectors
+        self.onDuty = onDuty
+    }
+
+    /// A doctor.
+    public static func doctor(id: StaffID, name: String, sectors: Set<SectorID> = [], email: String? = nil) -> HealthCareWorker {
+        HealthCareWorker(id: id, name: name, role: .doctor, email: email, sectors: sectors)
+    }
+
+    /// A nurse.
+    public static func nurse(id: StaffID, name: String, sectors: Set<SectorID> = [], email: String? = nil) -> HealthCareWorker {
+        HealthCareWorker(id: id, name: name, role: .nurse, email: email, sectors: sectors)
+    }
+}

@@ -1,0 +1,156 @@
+import Foundation
+
+/// A unit of measure for health quantities, parsed from its UCUM-like symbol
+/// (`count/min`, `%`, `degC`, `degF`, `mmHg`, `count`, `kg`, `ms`, `V`, `mV`, `µV` …).
+///
+/// Units of one ``Dimension`` convert into each other; any other conversion is a
+/// ``HealthError/incompatibleUnits(from:to:)``.
+public struct HealthUnit: Hashable, Sendable, Codable, CustomStringConvertible {
+    /// What a unit measures; only units of the same dimension convert.
+    public enum Dimension: String, Hashable, Sendable, Codable {
+        case frequency, fraction, temperature, pressure, count, mass, time, voltage
+    }
+
+    /// The unit's symbol, e.g. `count/min`.
+    public let symbol: String
+    /// What it measures.
+    public let dimension: Dimension
+    /// value × scale + offset = value in the dimension's base unit.
+    let scale: Double
+    let offset: Double
+
+    private init(_ symbol: String, _ dimension: Dimension, scale: Double = 1, offset: Double = 0) {
+        self.symbol = symbol
+        self.dimension = dimension
+        self.scale = scale
+        self.offset = offset
+    }
+
+    /// Beats or breaths per minute.
+    public static let countPerMinute = HealthUnit("count/min", .frequency)
+    /// Per second (Hz), e.g. an ECG's sampling frequency.
+    public static let hertz = HealthUnit("Hz", .frequency, scale: 60)
+    /// Percent, 0–100.
+    public static let percent = HealthUnit("%", .fraction)
+    /// A plain fraction, 0–1.
+    public static let fraction = HealthUnit("1", .fraction, scale: 100)
+    /// Degrees Celsius.
+    public static let degreeCelsius = HealthUnit("degC", .temperature)
+    /// Degrees Fahrenheit.
+    public static let degreeFahrenheit = HealthUnit("degF", .temperature, scale: 5.0 / 9.0, offset: -32 * 5.0 / 9.0)
+    /// Millimetres of mercury.
+    public static let millimeterOfMercury = HealthUnit("mmHg", .pressure)
+    /// Kilopascal.
+    public static let kilopascal = HealthUnit("kPa", .pressure, scale: 7.500_615_75)
+    /// A count (steps).
+    public static let count = HealthUnit("count", .count)
+    /// Kilograms.
+    public static let kilogram = HealthUnit("kg", .mass)
+    /// Grams.
+    public static let gram = HealthUnit("g", .mass, scale: 0.001)
+    /// Pounds.
+    public static let pound = HealthUnit("lb", .mass, scale: 0.453_592_37)
+    /// Milliseconds.
+    public static let millisecond = HealthUnit("ms", .time)
+    /// Seconds.
+    public static let second = HealthUnit("s", .time, scale: 1000)
+    /// Volts.
+    public static let volt = HealthUnit("V", .voltage, scale: 1_000_000)
+    /// Millivolts.
+    public static let millivolt = HealthUnit("mV", .voltage, scale: 1000)
+    /// Microvolts.
+    public static let microvolt = HealthUnit("µV", .voltage)
+
+    /// Every known unit.
+    public static let all: [HealthUnit] = [
+        countPerMinute, hertz, percent, fraction, degreeCelsius, degreeFahrenheit, millimeterOfMercury, kilopascal,
+        count, kilogram, gram, pound, millisecond, second, volt, millivolt, microvolt,
+    ]
+
+    private static let bySymbol: [String: HealthUnit] = {
+        var table = Dictionary(uniqueKeysWithValues: all.map { ($0.symbol, $0) })
+        table["/min"] = countPerMinute
+        table["{beats}/min"] = countPerMinute
+        table["{breaths}/min"] = countPerMinute
+        table["Cel"] = degreeCelsius
+        table["[degF]"] = degreeFahrenheit
+        table["mm[Hg]"] = millimeterOfMercury
+        table["{count}"] = count
+        table["{steps}"] = count
+        table["uV"] = microvolt
+        table["μV"] = microvolt  // Greek mu as well as the micro sign
+        table["[lb_av]"] = pound
+        return table
+    }()
+
+    /// Parses a unit symbol; UCUM spellings such as `/min`, `Cel`, `mm[Hg]` are accepted too.
+    public init(parsing symbol: String) throws(HealthError) {
+        guard let unit = Self.bySymbol[symbol.trimmingCharacters(in: .whitespaces)] else { throw .unknownUnit(symbol) }
+        self = unit
+    }
+
+    /// The UCUM code FHIR uses for this unit.
+    public var ucumCode: String {
+        switch symbol {
+        case "count/min": "/min"
+        case "degC": "Cel"
+        case "degF": "[degF]"
+        case "mmHg": "mm[Hg]"
+        case "count": "{steps}"
+        case "µV": "uV"
+        case "lb": "[lb_av]"
+        default: symbol
+        }
+    }
+
+    /// `value` in this unit expressed in `target`.
+    public func convert(_ value: Double, to target: HealthUnit) throws(HealthError) -> Double {
+        guard dimension == target.dimension else { throw .incompatibleUnits(from: symbol, to: target.symbol) }
+        if self == target { return value }
+        return (value * scale + offset - target.offset) / target.scale
+    }
+
+    /// The symbol.
+    public var description: String { symbol }
+
+    public static func == (lhs: HealthUnit, rhs: HealthUnit) -> Bool { lhs.symbol == rhs.symbol }
+    public func hash(into hasher: inout Hasher) { hasher.combine(symbol) }
+
+    /// Encodes the symbol.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(symbol)
+    }
+
+    /// Decodes a symbol; unknown ones are an error.
+    public init(from decoder: any Decoder) throws {
+        let symbol = try decoder.singleValueContainer().decode(String.self)
+        do {
+            self = try HealthUnit(parsing: symbol)
+        } catch {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: error.description))
+        }
+    }
+}
+
+/// A value with its unit.
+public struct HealthQuantity: Hashable, Sendable, Codable, CustomStringConvertible {
+    /// The number.
+    public let value: Double
+    /// Its unit.
+    public let unit: HealthUnit
+
+    /// Creates a quantity.
+    public init(_ value: Double, _ unit: HealthUnit) {
+        self.value = value
+        self.unit = unit
+    }
+
+    /// The value expressed in `unit`.
+    public func value(in unit: HealthUnit) throws(HealthError) -> Double {
+        try self.unit.convert(value, to: unit)
+    }
+
+    /// E.g. `72 count/min`.
+    public var description: String { "\(value) \(unit.symbol)" }
+}
