@@ -38,8 +38,11 @@ struct SendCommand: AsyncParsableCommand {
     @Option(help: "Seconds to wait for the reply.")
     var timeout: Double = 10
 
-    @Option(help: "The interface this command listens on for the reply.")
-    var host: String = "127.0.0.1"
+    @Option(help: "The interface this command listens on for the reply (default: loopback for a local receiver, every interface otherwise).")
+    var host: String?
+
+    @Option(help: "The host name the receiver should use to reach this command, if not --host (default: this machine's name when listening on every interface).")
+    var advertisedHost: String?
 
     func validate() throws {
         guard Self.receiver(from: to) != nil else {
@@ -63,7 +66,11 @@ struct SendCommand: AsyncParsableCommand {
     func run() async throws {
         CommandLogging.bootstrapped
         let platform = Environment(name: "sade-send-\(ProcessInfo.processInfo.processIdentifier)")
-        let transport = try await TCPTransport.start(for: platform, configuration: TCPTransport.Configuration(host: host, port: 0))
+        let receiver = Self.receiver(from: to)!
+        let isLocal = TCPEndpoint(address: receiver.addresses[0]).map { ["127.0.0.1", "localhost", "::1"].contains($0.host) } ?? false
+        let transport = try await TCPTransport.start(
+            for: platform,
+            configuration: TCPTransport.Configuration(host: host ?? (isLocal ? "127.0.0.1" : "0.0.0.0"), port: 0, advertisedHost: advertisedHost))
         let (replies, continuation) = AsyncStream.makeStream(of: ACLMessage.self)
         let conversation = "send-\(UInt64.random(in: 1...UInt64.max))"
         let sender = Agent(name: "sender", environment: platform, handlers: [
@@ -71,7 +78,7 @@ struct SendCommand: AsyncParsableCommand {
         ])
         try await sender.start()
         let message = ACLMessage(
-            Performative(rawValue: performative)!, receivers: [Self.receiver(from: to)!], content: content, language: language,
+            Performative(rawValue: performative)!, receivers: [receiver], content: content, language: language,
             ontology: ontology, interactionProtocol: interactionProtocol, conversationID: conversation,
             replyWith: "\(conversation)-1", replyBy: Date().addingTimeInterval(timeout))
         sender.send(message)

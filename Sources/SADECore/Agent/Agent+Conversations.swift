@@ -102,12 +102,24 @@ extension Agent {
     }
 
     /// Whether `sender` is `agent`, however each is spelled (`P1` or `P1@platform`).
+    /// An agent addressed without its platform at another platform's address (`echo`
+    /// at `tcp://…`) answers with its full name (`echo@beta`), so for such an agent
+    /// the local names are compared.
     nonisolated func isSameAgent(_ sender: AgentIdentifier?, _ agent: AgentIdentifier) -> Bool {
-        sender.map { fullName(of: $0) == fullName(of: agent) } ?? false
+        guard let sender else { return false }
+        if fullName(of: sender) == fullName(of: agent) { return true }
+        return agent.platform == nil && environment.isElsewhere(agent) && sender.localName == agent.localName
+    }
+
+    /// The key under which `sender` is filed in `table` (keyed by ``fullName(of:)``), if any.
+    nonisolated func key(of sender: AgentIdentifier, in table: [String: AgentIdentifier]) -> String? {
+        let name = fullName(of: sender)
+        if table[name] != nil { return name }
+        return table.first { isSameAgent(sender, $0.value) }?.key
     }
 
     /// The agent a delivery failure says the message did not reach, if it says.
-    nonisolated func undeliveredReceiver(of failure: ACLMessage) -> String? {
-        failure.userDefined["X-undelivered-to"].map { fullName(of: AgentIdentifier(name: $0)) }
+    nonisolated func undeliveredReceiver(of failure: ACLMessage) -> AgentIdentifier? {
+        failure.userDefined["X-undelivered-to"].map { AgentIdentifier(name: $0) }
     }
 }

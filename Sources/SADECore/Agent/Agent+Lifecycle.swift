@@ -14,8 +14,7 @@ extension Agent {
         for goal in mind.goals where !seen.insert(goal.name).inserted {
             throw AgentError.duplicateGoal(goal.name)
         }
-        let isPlatformAgent = environment.isPlatformAgent(self)
-        if !isPlatformAgent { try environment.register(self) }
+        try environment.register(self)
         if !services.isEmpty {
             do {
                 try environment.directory.register(DirectoryEntry(agent: identifier, services: services))

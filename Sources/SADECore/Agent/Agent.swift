@@ -94,6 +94,22 @@ public actor Agent {
         }
     }
 
+    /// Creates one of the platform's own agents (`ams`, `df`): active from the start,
+    /// outside the white pages, so that nothing needs to start it and no message to
+    /// it waits.
+    init(platformAgentNamed name: String, environment: Environment, handlers: [MessageHandler]) {
+        self.name = name
+        self.identifier = AgentIdentifier(name: "\(name)@\(environment.name)")
+        self.environment = environment
+        self.runBDICycleOnStart = false
+        self.strategies = .default
+        self.mind = MentalState(beliefs: BeliefBase(), goals: [])
+        self.handlers = handlers
+        self.services = []
+        self.state = .active
+        mailbox.withLock { $0.canSend = true }
+    }
+
     /// What the agent believes now.
     public var beliefs: BeliefBase { mind.beliefs }
 

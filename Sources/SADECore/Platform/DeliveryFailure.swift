@@ -10,6 +10,8 @@ public enum DeliveryFailure: Error, Hashable, Sendable, CustomStringConvertible 
     case unreachable(AgentIdentifier, reason: String)
     /// The receiver's platform did not take the message in time.
     case timedOut(AgentIdentifier, reason: String)
+    /// The receiver's platform refused the message, e.g. too large or not decodable.
+    case rejected(AgentIdentifier, reason: String)
     /// The outgoing queue to the receiver's platform is full; send again later, or
     /// use ``Agent/sendWhenReady(_:)``, which waits for room.
     case queueFull(AgentIdentifier)
@@ -23,6 +25,7 @@ public enum DeliveryFailure: Error, Hashable, Sendable, CustomStringConvertible 
         case .agentStopped: "agent-stopped"
         case .unreachable: "unreachable"
         case .timedOut: "timeout"
+        case .rejected: "rejected"
         case .queueFull: "queue-full"
         case .noReceiver: "no-receiver"
         }
@@ -32,7 +35,7 @@ public enum DeliveryFailure: Error, Hashable, Sendable, CustomStringConvertible 
     public var receiver: AgentIdentifier? {
         switch self {
         case .unknownAgent(let receiver), .agentStopped(let receiver), .unreachable(let receiver, _),
-            .timedOut(let receiver, _), .queueFull(let receiver):
+            .timedOut(let receiver, _), .rejected(let receiver, _), .queueFull(let receiver):
             receiver
         case .noReceiver: nil
         }
@@ -45,6 +48,7 @@ public enum DeliveryFailure: Error, Hashable, Sendable, CustomStringConvertible 
         case .agentStopped(let receiver): "agent '\(receiver.name)' stopped before handling the message"
         case .unreachable(let receiver, let reason): "agent '\(receiver.name)' is unreachable: \(reason)"
         case .timedOut(let receiver, let reason): "delivery to '\(receiver.name)' timed out: \(reason)"
+        case .rejected(let receiver, let reason): "the platform of '\(receiver.name)' refused the message: \(reason)"
         case .queueFull(let receiver): "the outgoing queue towards '\(receiver.name)' is full"
         case .noReceiver: "the message has no receiver"
         }

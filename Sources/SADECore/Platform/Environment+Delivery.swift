@@ -75,6 +75,14 @@ extension Environment {
         }
     }
 
+    /// Whether `agent` has transport addresses and none of them is this platform's:
+    /// it lives on another platform.
+    func isElsewhere(_ agent: AgentIdentifier) -> Bool {
+        guard !agent.addresses.isEmpty else { return false }
+        let own = transports.withLock { $0.ownAddresses }
+        return !agent.addresses.contains(where: own.contains)
+    }
+
     /// Where a receiver lives, as seen from this platform.
     enum Destination {
         case local(String)

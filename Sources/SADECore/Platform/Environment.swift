@@ -43,7 +43,7 @@ public final class Environment: Sendable {
         self.clock = PlatformClock(clock)
         self.logger = logger ?? Logger(label: "sade.\(name)")
         self.directory = DirectoryFacilitator()
-        startPlatformAgents()
+        createPlatformAgents()
     }
 
     /// Creates a platform on the machine's continuous clock.

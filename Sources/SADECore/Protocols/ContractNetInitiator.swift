@@ -70,12 +70,13 @@ extension Agent {
             case .deadline: break collecting
             case .message(let reply):
                 if reply.isDeliveryFailure {
-                    if let name = undeliveredReceiver(of: reply), let participant = waiting.removeValue(forKey: name) {
+                    if let undelivered = undeliveredReceiver(of: reply), let name = key(of: undelivered, in: waiting),
+                        let participant = waiting.removeValue(forKey: name) {
                         outcome.unanswered[participant] = .undeliverable(reply)
                     }
                     continue
                 }
-                guard let sender = reply.sender.map(fullName(of:)), let participant = waiting[sender] else {
+                guard let sender = reply.sender.flatMap({ key(of: $0, in: waiting) }), let participant = waiting[sender] else {
                     answerNotUnderstood(reply, reason: "no answer from this sender is expected before the deadline")
                     continue
                 }
@@ -93,11 +94,11 @@ extension Agent {
         channel.cancelTimers()
         for participant in waiting.values { outcome.unanswered[participant] = .timedOut }
 
-        let chosen = Set(await select(outcome.proposals).compactMap { $0.sender.map(fullName(of:)) })
+        let chosen = Set(await select(outcome.proposals).compactMap { $0.sender.flatMap { key(of: $0, in: byName) } })
         guard state == .active else { throw state == .stopped ? .agentStopped : .agentNotActive(state) }
         var awaitingResult: [String: AgentIdentifier] = [:]
         for proposal in outcome.proposals {
-            let sender = proposal.sender.map(fullName(of:)) ?? ""
+            let sender = proposal.sender.flatMap { key(of: $0, in: byName) } ?? ""
             if chosen.contains(sender) {
                 outcome.accepted.append(proposal)
                 awaitingResult[sender] = byName[sender]
@@ -122,18 +123,19 @@ extension Agent {
                 return outcome
             case .message(let reply):
                 if reply.isDeliveryFailure {
-                    if let name = undeliveredReceiver(of: reply), let participant = awaitingResult.removeValue(forKey: name) {
+                    if let undelivered = undeliveredReceiver(of: reply), let name = key(of: undelivered, in: awaitingResult),
+                        let participant = awaitingResult.removeValue(forKey: name) {
                         outcome.results[participant] = .failure(reply)
                     }
                     continue
                 }
-                let sender = reply.sender.map(fullName(of:)) ?? ""
+                let sender = reply.sender.flatMap { key(of: $0, in: byName) } ?? ""
                 if let participant = awaitingResult[sender], [.inform, .failure].contains(reply.performative) {
                     outcome.results[participant] = reply.performative == .inform ? .inform(reply) : .failure(reply)
                     awaitingResult[sender] = nil
                 } else if reply.performative == .propose, let participant = byName[sender],
                           outcome.unanswered[participant] == .timedOut,
-                          !outcome.lateProposals.contains(where: { $0.sender.map(fullName(of:)) == sender }) {
+                          !outcome.lateProposals.contains(where: { $0.sender.flatMap { key(of: $0, in: byName) } == sender }) {
                     outcome.lateProposals.append(reply)
                     outcome.rejected.append(reply)
                     send(reply.makeReply(.rejectProposal, content: "(proposal-too-late)"), in: channel.id,

@@ -106,7 +106,7 @@ extension Agent {
             if reply.isDeliveryFailure {
                 // A failure about our own not-understood to a stranger is not the responder's.
                 let target = undeliveredReceiver(of: reply)
-                if target == nil || target == fullName(of: responder) { throw .failed(reply) }
+                if target == nil || isSameAgent(target, responder) { throw .failed(reply) }
                 continue
             }
             guard isSameAgent(reply.sender, responder) else {

@@ -96,7 +96,7 @@ final class SubscriptionFeed: Sendable {
         guard let agent else { return true }
         if message.isDeliveryFailure {
             let target = agent.undeliveredReceiver(of: message)
-            guard target == nil || target == agent.fullName(of: responder) else { return false }
+            guard target == nil || agent.isSameAgent(target, responder) else { return false }
             return settle(current, message, error: .failed(message))
         }
         guard agent.isSameAgent(message.sender, responder) else {

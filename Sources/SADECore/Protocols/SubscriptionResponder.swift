@@ -85,7 +85,7 @@ public final class SubscriptionResponder: AgentPart, Sendable {
         if message.isDeliveryFailure {
             // An inform that could not be delivered: that subscriber is gone.
             if let gone = agent.undeliveredReceiver(of: message) {
-                subscribers.withLock { _ = $0.removeValue(forKey: subscriberKey(message, subscriber: gone, agent: agent)) }
+                subscribers.withLock { _ = $0.removeValue(forKey: subscriberKey(message, subscriber: agent.fullName(of: gone), agent: agent)) }
             }
             return
         }

@@ -8,12 +8,17 @@ import NIOCore
 /// - `acknowledgement` (kind 2): an 8-byte count of the message frames the other
 ///   side has taken from this connection so far. Messages stay queued on the
 ///   sending side until acknowledged, so nothing is lost when a connection drops.
+/// - `rejection` (kind 3): the 8-byte position (1-based, on this connection) of a
+///   message frame the other side could not take, and why (UTF-8); sent before the
+///   acknowledgement that covers it, so the sender can tell the message's sender.
 enum Frame: Sendable, Equatable {
     case message(receiver: String, payload: ByteBuffer)
     case acknowledgement(count: UInt64)
+    case rejection(position: UInt64, reason: String)
 
     static let messageKind: UInt8 = 1
     static let acknowledgementKind: UInt8 = 2
+    static let rejectionKind: UInt8 = 3
     /// Length prefix and kind byte.
     static let headerBytes = 5
 
@@ -31,6 +36,12 @@ enum Frame: Sendable, Equatable {
             buffer.writeInteger(UInt32(1 + 8))
             buffer.writeInteger(Self.acknowledgementKind)
             buffer.writeInteger(count)
+        case .rejection(let position, let reason):
+            let text = reason.utf8.prefix(4096)
+            buffer.writeInteger(UInt32(1 + 8 + text.count))
+            buffer.writeInteger(Self.rejectionKind)
+            buffer.writeInteger(position)
+            buffer.writeBytes(text)
         }
     }
 }
@@ -89,6 +100,9 @@ struct FrameDecoder: ByteToMessageDecoder {
                 throw FrameError.malformed("acknowledgement is not 8 bytes")
             }
             return .acknowledgement(count: count)
+        case Frame.rejectionKind:
+            guard let position = body.readInteger(as: UInt64.self) else { throw FrameError.malformed("rejection without a position") }
+            return .rejection(position: position, reason: body.readString(length: body.readableBytes) ?? "")
         case let kind?: throw FrameError.unknownKind(kind)
         case nil: throw FrameError.empty
         }

@@ -15,6 +15,7 @@ final class AcknowledgementHandler: ChannelInboundHandler {
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
         case .acknowledgement(let count): link.acknowledged(count: count, on: context.channel)
+        case .rejection(let position, let reason): link.rejected(position: position, reason: reason, on: context.channel)
         case .message:
             closeReason = "the other platform sent a message on an outgoing connection"
             context.close(promise: nil)

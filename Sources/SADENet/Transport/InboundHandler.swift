@@ -7,8 +7,10 @@ import SADECore
 /// frame, hands it to the receiver on this platform, and acknowledges what it took
 /// once per read batch.
 ///
-/// A frame whose message cannot be decoded is logged and acknowledged (resending it
-/// would not help); a frame that breaks the framing closes the connection.
+/// A frame whose message cannot be decoded is rejected (the other platform then
+/// tells the message's sender) and counted as taken; a frame that breaks the framing
+/// (too large, unknown kind) is rejected too, what was taken before it acknowledged,
+/// and the connection closed, since the stream cannot be trusted after it.
 final class InboundHandler: ChannelInboundHandler {
     typealias InboundIn = Frame
     typealias OutboundOut = ByteBuffer
@@ -35,22 +37,18 @@ final class InboundHandler: ChannelInboundHandler {
                 environment.deliverArrived(message, to: AgentIdentifier(name: receiver))
             } catch {
                 logger.warning(
-                    "undecodable message from another platform dropped",
+                    "undecodable message from another platform rejected",
                     metadata: ["from": "\(context.remoteAddress?.description ?? "?")", "error": "\(error)"])
+                reject(position: taken, reason: "the message could not be decoded: \(error)", context: context)
             }
-        case .acknowledgement:
+        case .acknowledgement, .rejection:
             logger.warning("acknowledgement on an incoming connection; closing it")
             context.close(promise: nil)
         }
     }
 
     func channelReadComplete(context: ChannelHandlerContext) {
-        if taken > acknowledged {
-            acknowledged = taken
-            var buffer = context.channel.allocator.buffer(capacity: Frame.headerBytes + 8)
-            Frame.acknowledgement(count: taken).write(into: &buffer)
-            context.writeAndFlush(wrapOutboundOut(buffer), promise: nil)
-        }
+        acknowledge(context: context)
         context.fireChannelReadComplete()
     }
 
@@ -58,6 +56,27 @@ final class InboundHandler: ChannelInboundHandler {
         logger.warning(
             "connection from another platform closed",
             metadata: ["from": "\(context.remoteAddress?.description ?? "?")", "error": "\(error)"])
+        if error is FrameError {
+            // The broken frame is the next one: tell the sender which, and confirm
+            // everything before it, so nothing is sent twice or reported lost.
+            reject(position: taken + 1, reason: "\(error)", context: context)
+            taken += 1
+        }
+        acknowledge(context: context)
         context.close(promise: nil)
+    }
+
+    private func acknowledge(context: ChannelHandlerContext) {
+        guard taken > acknowledged else { return }
+        acknowledged = taken
+        var buffer = context.channel.allocator.buffer(capacity: Frame.headerBytes + 8)
+        Frame.acknowledgement(count: taken).write(into: &buffer)
+        context.writeAndFlush(wrapOutboundOut(buffer), promise: nil)
+    }
+
+    private func reject(position: UInt64, reason: String, context: ChannelHandlerContext) {
+        var buffer = context.channel.allocator.buffer(capacity: Frame.headerBytes + 8 + reason.utf8.count)
+        Frame.rejection(position: position, reason: reason).write(into: &buffer)
+        context.write(wrapOutboundOut(buffer), promise: nil)
     }
 }

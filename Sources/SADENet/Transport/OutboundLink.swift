@@ -10,7 +10,7 @@ struct OutgoingMessage: Sendable {
     let frame: ByteBuffer
     let message: ACLMessage
     let receiver: AgentIdentifier
-    let enqueuedAt: NIODeadline
+    var enqueuedAt: NIODeadline
     /// Position on the current connection, set when written.
     var sequence: UInt64 = 0
 }
@@ -103,7 +103,10 @@ final class OutboundLink: Sendable {
 
     /// Queues a message, waiting while the queue is full.
     func enqueueWhenReady(_ outgoing: OutgoingMessage) async -> DeliveryFailure? {
+        var outgoing = outgoing
         while true {
+            // The delivery timeout counts from when the message enters the queue.
+            outgoing.enqueuedAt = .now()
             let failure = enqueue(outgoing)
             guard case .queueFull = failure else { return failure }
             await withCheckedContinuation { continuation in
@@ -184,6 +187,20 @@ final class OutboundLink: Sendable {
         for waiter in drains { waiter.resume() }
     }
 
+    /// The other platform refused the message at `position` on `channel`: it leaves
+    /// the queue and its sender is told why.
+    func rejected(position: UInt64, reason: String, on channel: any Channel) {
+        let refused: OutgoingMessage? = state.withLock { state in
+            guard case .connected(let current) = state.phase, current === channel,
+                let index = state.unacknowledged.firstIndex(where: { $0.sequence == position })
+            else { return nil }
+            return state.unacknowledged.remove(at: index)
+        }
+        guard let refused else { return }
+        logger.warning("message refused by the other platform", metadata: ["to": "\(endpoint)", "reason": "\(reason)"])
+        reportFailure(refused, .rejected(refused.receiver, reason: reason))
+    }
+
     /// A connection closed or could not be made: unacknowledged messages go back in
     /// front of the pending ones; reconnect after a backoff, or give up and return
     /// every queued message to its sender after too many failed attempts.
@@ -202,7 +219,8 @@ final class OutboundLink: Sendable {
             state.lastError = reason
             guard !state.pending.isEmpty else {
                 state.phase = .idle
-                return (nil, [], [], [])
+                let (rooms, drains) = Self.takeWaiters(&state, capacity: configuration.queueCapacity)
+                return (nil, [], rooms, drains)
             }
             state.failedAttempts += 1
             guard state.failedAttempts < configuration.connectAttempts, !state.isClosed else {
@@ -291,11 +309,13 @@ final class OutboundLink: Sendable {
             }
             timer.cancel()
         }
-        let channel: (any Channel)? = state.withLock { state in
+        let (channel, rooms): ((any Channel)?, [CheckedContinuation<Void, Never>]) = state.withLock { state in
             state.isClosed = true
-            if case .connected(let channel) = state.phase { return channel }
-            return nil
+            let (rooms, _) = Self.takeWaiters(&state, capacity: configuration.queueCapacity)
+            if case .connected(let channel) = state.phase { return (channel, rooms) }
+            return (nil, rooms)
         }
+        for waiter in rooms { waiter.resume() }  // they find the link closed and give up
         try? await channel?.close()
     }
 

@@ -1,3 +1,4 @@
+import Foundation
 import SADEACL
 
 extension TCPTransport {
@@ -8,12 +9,17 @@ extension TCPTransport {
         public var host: String
         /// The port to listen on; 0 picks a free one (see ``TCPTransport/port``).
         public var port: Int
-        /// The host other platforms should use to reach this one, if not ``host``
-        /// (e.g. the machine's name when listening on `0.0.0.0`).
+        /// The host other platforms should use to reach this one, if not ``host``.
+        /// When listening on every interface (`0.0.0.0`, `::`) without it, the
+        /// machine's host name is advertised.
         public var advertisedHost: String?
         /// Messages queued or unacknowledged towards one platform before senders get
         /// `queue-full` (or wait, with ``SADECore/Agent/sendWhenReady(_:)``).
         public var queueCapacity: Int
+        /// The largest encoded message sent; larger ones are returned to their sender as
+        /// `rejected` at once. Keep it no larger than what the codec of the other
+        /// platforms accepts (1 MiB for the FIPA string codec by default).
+        public var maxMessageBytes: Int
         /// The largest frame accepted from a peer: the message size limit plus room
         /// for the receiver's name.
         public var maxFrameBytes: Int
@@ -40,6 +46,7 @@ extension TCPTransport {
             port: Int = 0,
             advertisedHost: String? = nil,
             queueCapacity: Int = 4096,
+            maxMessageBytes: Int = ACLParseLimits.default.maxMessageBytes,
             maxFrameBytes: Int = ACLParseLimits.default.maxMessageBytes + 1024,
             connectTimeout: Duration = .seconds(5),
             connectAttempts: Int = 5,
@@ -53,6 +60,7 @@ extension TCPTransport {
             self.port = port
             self.advertisedHost = advertisedHost
             self.queueCapacity = queueCapacity
+            self.maxMessageBytes = maxMessageBytes
             self.maxFrameBytes = maxFrameBytes
             self.connectTimeout = connectTimeout
             self.connectAttempts = connectAttempts
@@ -61,6 +69,12 @@ extension TCPTransport {
             self.deliveryTimeout = deliveryTimeout
             self.drainTimeout = drainTimeout
             self.codec = codec
+        }
+
+        /// The host put in this platform's addresses.
+        var hostToAdvertise: String {
+            if let advertisedHost { return advertisedHost }
+            return ["0.0.0.0", "::", ""].contains(host) ? ProcessInfo.processInfo.hostName : host
         }
 
         /// The wait before reconnection attempt `attempt` (1-based): exponential, capped,

@@ -37,7 +37,8 @@ public final class TCPTransport: MessageTransport {
     private let serverChannel: any Channel
     private let inbound: InboundConnections
     private let logger: Logger
-    private let links = Mutex<[TCPEndpoint: OutboundLink]>([:])
+    /// Links by destination; `nil` once shut down, so no link outlives the transport.
+    private let links = Mutex<[TCPEndpoint: OutboundLink]?>([:])
 
     private init(
         environment: Environment, configuration: Configuration, group: any EventLoopGroup, serverChannel: any Channel,
@@ -49,7 +50,7 @@ public final class TCPTransport: MessageTransport {
         self.group = group
         self.serverChannel = serverChannel
         self.port = port
-        self.addresses = [TCPEndpoint(host: configuration.advertisedHost ?? configuration.host, port: port).address]
+        self.addresses = [TCPEndpoint(host: configuration.hostToAdvertise, port: port).address]
         var logger = environment.logger
         logger[metadataKey: "transport"] = "tcp"
         self.logger = logger
@@ -112,7 +113,7 @@ public final class TCPTransport: MessageTransport {
     /// Messages queued or unacknowledged towards the platform at `address`.
     public func queuedCount(towards address: String) -> Int {
         guard let endpoint = TCPEndpoint(address: address) else { return 0 }
-        return links.withLock { $0[endpoint] }?.queuedCount ?? 0
+        return links.withLock { $0?[endpoint] }?.queuedCount ?? 0
     }
 
     /// Stops accepting connections, detaches from the platform, waits up to the drain
@@ -122,7 +123,10 @@ public final class TCPTransport: MessageTransport {
     public func shutdown() async {
         environment.detachTransport(withAddresses: addresses)
         try? await serverChannel.close()
-        let links = links.withLock { Array($0.values) }
+        let links = links.withLock { links in
+            defer { links = nil }
+            return links.map { Array($0.values) } ?? []
+        }
         await withTaskGroup(of: Void.self) { group in
             for link in links {
                 group.addTask { await link.drainAndClose(timeout: self.configuration.drainTimeout) }
@@ -136,7 +140,7 @@ public final class TCPTransport: MessageTransport {
     /// (for tests of reconnection).
     func waitForFailedConnections(towards address: String, atLeast count: Int) async {
         guard let endpoint = TCPEndpoint(address: address) else { return }
-        await link(to: endpoint).waitForFailedConnections(atLeast: count)
+        await link(to: endpoint)?.waitForFailedConnections(atLeast: count)
     }
 
     private func prepare(
@@ -152,22 +156,27 @@ public final class TCPTransport: MessageTransport {
             return .failure(.unreachable(receiver, reason: "the message cannot be encoded: \(error)"))
         }
         let name = receiver.name.utf8
-        guard payload.count + name.count + 3 <= configuration.maxFrameBytes, name.count <= Int(UInt16.max) else {
-            return .failure(.unreachable(receiver, reason: "the message is larger than \(configuration.maxFrameBytes) bytes"))
+        guard payload.count <= configuration.maxMessageBytes, payload.count + name.count + 3 <= configuration.maxFrameBytes,
+            name.count <= Int(UInt16.max)
+        else {
+            return .failure(.rejected(receiver, reason: "the message is \(payload.count) bytes, above the limit of \(configuration.maxMessageBytes)"))
         }
-        let link = link(to: endpoint)
+        guard let link = link(to: endpoint) else {
+            return .failure(.unreachable(receiver, reason: "the transport is shutting down"))
+        }
         var frame = ByteBufferAllocator().buffer(capacity: Frame.headerBytes + 2 + name.count + payload.count)
         Frame.message(receiver: receiver.name, payload: ByteBuffer(bytes: payload)).write(into: &frame)
         return .success((link, OutgoingMessage(frame: frame, message: message, receiver: receiver, enqueuedAt: .now())))
     }
 
-    private func link(to endpoint: TCPEndpoint) -> OutboundLink {
+    private func link(to endpoint: TCPEndpoint) -> OutboundLink? {
         links.withLock { links in
-            if let link = links[endpoint] { return link }
+            guard links != nil else { return nil }
+            if let link = links?[endpoint] { return link }
             let link = OutboundLink(
                 endpoint: endpoint, eventLoop: group.next(), configuration: configuration, logger: logger,
                 reportFailure: { [environment] outgoing, failure in environment.returnToSender(outgoing.message, failure: failure) })
-            links[endpoint] = link
+            links?[endpoint] = link
             return link
         }
     }

@@ -130,3 +130,24 @@ struct AgentManagementTests {
         #expect(description.content?.contains("(ap-description :name home") == true)
     }
 }
+
+@Suite("Platform shutdown")
+struct PlatformShutdownTests {
+    @Test("a platform that is shut down is freed, with its agents and its ams and df")
+    func shutdownFreesThePlatform() async throws {
+        weak var released: Environment?
+        weak var releasedAgent: Agent?
+        do {
+            let platform = Environment(name: "short-lived")
+            let agent = Agent(name: "a", environment: platform)
+            try await agent.start()
+            released = platform
+            releasedAgent = agent
+            await platform.shutdown()
+            #expect(await agent.state == .stopped)
+            #expect(platform.agent(named: "ams") == nil)
+        }
+        #expect(released == nil)
+        #expect(releasedAgent == nil)
+    }
+}

@@ -100,10 +100,13 @@ enum AgentManagementService {
         switch function {
         case "register", "deregister", "modify":
             guard arguments.count == 1 else { throw .notUnderstood("\(function) takes one df-agent-description") }
-            let entry = try term { () throws(AgentManagementOntology.TermError) in
+            var entry = try term { () throws(AgentManagementOntology.TermError) in
                 try AgentManagementOntology.directoryEntry(from: arguments[0])
             }
-            guard platform.isSameAgent(entry.agent, sender) else { return .refuse(.list([.word("unauthorised")])) }
+            if entry.agent.platform == nil { entry.agent.name += "@\(platform.name)" }  // one key per agent
+            guard platform.mayManageEntry(of: entry.agent, requestedBy: sender) else {
+                return .refuse(.list([.word("unauthorised")]))
+            }
             do {
                 switch function {
                 case "register": try directory.register(entry)
@@ -194,6 +197,19 @@ enum AgentManagementService {
 }
 
 extension Environment {
+    /// Whether `sender` may register, modify or deregister the entry of `agent`: only
+    /// its own, and an agent of another platform (a sender with another platform's
+    /// addresses) only an entry with those same addresses, over one with those addresses, so that a platform that
+    /// happens to share this one's name cannot touch the entries of agents here. The
+    /// sender of a message is not authenticated: keep platforms on a trusted network.
+    func mayManageEntry(of agent: AgentIdentifier, requestedBy sender: AgentIdentifier) -> Bool {
+        guard isSameAgent(agent, sender) else { return false }
+        guard isElsewhere(sender) else { return true }
+        let existing = directory.entry(of: agent)?.agent
+        let addresses = Set(sender.addresses)
+        return Set(agent.addresses) == addresses && existing.map { Set($0.addresses) == addresses } ?? true
+    }
+
     /// Whether two identifiers name the same agent, a missing platform part meaning this platform.
     func isSameAgent(_ first: AgentIdentifier, _ second: AgentIdentifier) -> Bool {
         func full(_ agent: AgentIdentifier) -> String { agent.platform == nil ? "\(agent.name)@\(name)" : agent.name }

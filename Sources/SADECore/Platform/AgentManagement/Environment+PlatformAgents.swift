@@ -1,20 +1,22 @@
 import SADEACL
 
 extension Environment {
-    /// Creates and starts the platform's own agents, `ams` and `df`. Messages that
-    /// reach them before they are started wait in their mailboxes.
-    func startPlatformAgents() {
-        let ams = Agent(name: "ams", environment: self, handlers: [AgentManagementService.amsHandler])
-        let df = Agent(name: "df", environment: self, handlers: [AgentManagementService.dfHandler])
+    /// Creates the platform's own agents, `ams` and `df`, active at once.
+    func createPlatformAgents() {
+        let ams = Agent(platformAgentNamed: "ams", environment: self, handlers: [AgentManagementService.amsHandler])
+        let df = Agent(platformAgentNamed: "df", environment: self, handlers: [AgentManagementService.dfHandler])
         platformAgents.withLock { $0 = ["ams": ams, "df": df] }
-        Task {
-            try? await ams.start()
-            try? await df.start()
-        }
     }
 
-    /// Whether `agent` is the platform's own `ams` or `df`.
-    func isPlatformAgent(_ agent: Agent) -> Bool {
-        platformAgents.withLock { $0[agent.name] === agent }
+    /// Stops every agent on the platform, its own `ams` and `df` included. Agents and
+    /// platform refer to each other, so a platform lives until it is shut down (or
+    /// until the process ends).
+    public func shutdown() async {
+        for agent in registry.withLock({ $0.values.map(\.agent) }) { await agent.stop() }
+        let own = platformAgents.withLock { agents in
+            defer { agents = [:] }
+            return Array(agents.values)
+        }
+        for agent in own { await agent.stop() }
     }
 }
