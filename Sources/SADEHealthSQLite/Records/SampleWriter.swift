@@ -1,0 +1,87 @@
+import Foundation
+import GRDB
+import SADEHealth
+
+/// Inserts samples inside one write transaction with cached statements: a row per
+/// quantity or category sample, a row per correlation plus rows for its members,
+/// and for an ECG a row plus its waveform in ``ElectrocardiogramChunks``.
+///
+/// Each row takes the next change number, so a batch appears in anchored queries in
+/// the order it was given.
+struct SampleWriter {
+    private let db: Database
+    private let insertSample: Statement
+    private let metadataEncoder: JSONEncoder
+    /// The change number the next row takes.
+    private(set) var nextChangeNumber: Int64
+
+    /// Prepares the statements; call inside a write transaction.
+    init(_ db: Database) throws {
+        self.db = db
+        insertSample = try db.cachedStatement(
+            sql: """
+                INSERT INTO sample (change_number, uuid, patient, type, value, unit, original_value, start, "end",
+                                    device, source, metadata, correlation)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """)
+        metadataEncoder = JSONEncoder()
+        metadataEncoder.outputFormatting = .sortedKeys
+        nextChangeNumber = try Self.lastChangeNumber(db) + 1
+    }
+
+    /// The largest change number given so far, to a sample or a tombstone (0 for none).
+    static func lastChangeNumber(_ db: Database) throws -> Int64 {
+        try Int64.fetchOne(
+            db,
+            sql: """
+                SELECT MAX(IFNULL((SELECT MAX(change_number) FROM sample), 0),
+                           IFNULL((SELECT MAX(change_number) FROM tombstone), 0))
+                """) ?? 0
+    }
+
+    /// Inserts a validated sample (and its members or waveform); returns its change number.
+    ///
+    /// - Throws: ``HealthError/duplicate(_:)`` when a sample with its UUID exists.
+    @discardableResult
+    mutating func insert(_ sample: HealthSample, correlation: Int64? = nil) throws -> Int64 {
+        let changeNumber = nextChangeNumber
+        nextChangeNumber += 1
+        var value: Double?
+        var unit: String?
+        var originalValue: Double?
+        switch sample.value {
+        case .quantity(let quantity):
+            guard case .quantity(let type) = sample.type else { throw HealthError.invalidValue(field: "value", reason: "not a quantity type") }
+            value = try quantity.value(in: type.canonicalUnit)
+            unit = quantity.unit.symbol
+            // Converting back from the canonical unit may differ in the last bit, so the
+            // value as given is kept beside it whenever the units differ.
+            originalValue = quantity.unit == type.canonicalUnit ? nil : quantity.value
+        case .category(let raw):
+            value = Double(raw)
+        case .correlation, .electrocardiogram:
+            break
+        }
+        let metadata = sample.metadata.isEmpty ? nil : String(decoding: try metadataEncoder.encode(sample.metadata), as: UTF8.self)
+        do {
+            try insertSample.execute(arguments: [
+                changeNumber, sample.id, sample.patient.rawValue, sample.type.identifier, value, unit, originalValue,
+                sample.start.timeIntervalSinceReferenceDate, sample.end.timeIntervalSinceReferenceDate,
+                sample.device, sample.source, metadata, correlation,
+            ])
+        } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
+            throw HealthError.duplicate("sample \(sample.id.uuidString)")
+        }
+        switch sample.value {
+        case .correlation(let members):
+            for member in members {
+                try insert(member, correlation: changeNumber)
+            }
+        case .electrocardiogram(let ecg):
+            try ElectrocardiogramChunks.insert(ecg, sample: changeNumber, db)
+        case .quantity, .category:
+            break
+        }
+        return changeNumber
+    }
+}

@@ -1,0 +1,32 @@
+import GRDB
+import SADEHealth
+
+extension SQLiteHealthStore {
+    /// Grants a permission; granting one that exists changes nothing.
+    public func grant(_ grant: AccessGrant) async throws(HealthError) {
+        guard !grant.principal.name.isEmpty else { throw .invalidValue(field: "principal", reason: "has no name") }
+        try await write { db in try AccessGrantRows.insert(grant, db) }
+    }
+
+    /// Withdraws every permission of `principal` for `access`.
+    public func revokeAll(_ access: AccessMode, from principal: Principal) async throws(HealthError) {
+        try await write { db in try AccessGrantRows.deleteAll(access, of: principal, db) }
+    }
+
+    /// Whether `principal` may `access` samples of `type` of `patient`; for a
+    /// correlation type, its member types must be covered too.
+    public func isAuthorized(_ principal: Principal, to access: AccessMode, _ type: HealthType, of patient: PatientID) async throws(HealthError) -> Bool {
+        try await policy(for: principal).allows(access, type, of: patient)
+    }
+
+    /// Every grant of `principal` (every grant when `nil`).
+    public func grants(of principal: Principal? = nil) async throws(HealthError) -> [AccessGrant] {
+        try await read { db in try AccessGrantRows.fetch(of: principal, db) }
+    }
+
+    /// The policy of `principal` as the database holds it now.
+    func policy(for principal: Principal) async throws(HealthError) -> AccessPolicy {
+        if principal.kind == .system { return AccessPolicy(principal, grants: []) }
+        return AccessPolicy(principal, grants: try await grants(of: principal))
+    }
+}

@@ -1,0 +1,53 @@
+import Foundation
+import GRDB
+import SADEHealth
+
+extension SQLiteHealthStore {
+    /// The samples matching `query`, ordered by start time (then by when they were
+    /// saved). A member type (systolic) gives member samples; a correlation type the
+    /// correlations with their members; an ECG its whole waveform.
+    ///
+    /// - Throws: ``HealthError/notAuthorized(principal:access:type:patient:)`` when
+    ///   `query.patient` is given and may not be read; without a patient, the result
+    ///   holds only the patients the principal may read.
+    public func samples(_ query: SampleQuery, as principal: Principal) async throws(HealthError) -> [HealthSample] {
+        if let limit = query.limit, limit < 0 { throw .invalidValue(field: "limit", reason: "must not be negative") }
+        return try await read { db in
+            let policy = AccessPolicy(principal, grants: try AccessGrantRows.fetch(of: principal, db))
+            var filter = try SampleFilter(query.type, patient: query.patient, policy: policy)
+            if filter.matchesNothing || query.limit == 0 { return [] }
+            if let from = query.from { filter.add("start >= ?", from.timeIntervalSinceReferenceDate) }
+            if let until = query.until { filter.add("start < ?", until.timeIntervalSinceReferenceDate) }
+            let direction = query.order == .oldestFirst ? "ASC" : "DESC"
+            var reader = SampleReader(db)
+            return try reader.fetch(
+                "SELECT \(SampleReader.columns) FROM sample \(filter.sql) ORDER BY start \(direction), change_number \(direction) LIMIT ?",
+                arguments: filter.arguments(query.limit ?? -1))
+        }
+    }
+
+    /// What was added or deleted for `type` (and `patient`) since `anchor`, in the
+    /// order of the changes; at most `limit` additions, and then the deletions up to
+    /// the last of them, so that passing the returned anchor again continues exactly there.
+    ///
+    /// - Throws: as ``samples(_:as:)``.
+    public func changes(_ type: HealthType, patient: PatientID?, since anchor: HealthAnchor, limit: Int?, as principal: Principal) async throws(HealthError) -> AnchoredChanges {
+        if let limit, limit < 1 { throw .invalidValue(field: "limit", reason: "must be at least 1") }
+        return try await read { db in
+            let policy = AccessPolicy(principal, grants: try AccessGrantRows.fetch(of: principal, db))
+            var filter = try SampleFilter(type, patient: patient, policy: policy)
+            let last = try SampleWriter.lastChangeNumber(db)
+            if filter.matchesNothing { return AnchoredChanges(added: [], deleted: [], anchor: HealthAnchor(rawValue: last)) }
+            filter.add("change_number > ?", anchor.rawValue)
+            var reader = SampleReader(db)
+            let added = try reader.fetchNumbered(
+                "SELECT \(SampleReader.columns) FROM sample \(filter.sql) ORDER BY change_number LIMIT ?",
+                arguments: filter.arguments(limit ?? -1))
+            // A full page ends at its last addition; otherwise everything up to now is seen.
+            let upTo = limit.flatMap { added.samples.count == $0 ? added.changeNumbers.last : nil } ?? last
+            filter.add("change_number <= ?", upTo)
+            let deleted = try UUID.fetchAll(db, sql: "SELECT uuid FROM tombstone \(filter.sql) ORDER BY change_number", arguments: filter.arguments())
+            return AnchoredChanges(added: added.samples, deleted: deleted, anchor: HealthAnchor(rawValue: upTo))
+        }
+    }
+}
