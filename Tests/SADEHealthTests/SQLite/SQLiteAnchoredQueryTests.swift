@@ -1,0 +1,93 @@
+import Foundation
+import SADEHealth
+import SADEHealthSQLite
+import Testing
+
+@Suite("SQLite store: anchored queries")
+struct SQLiteAnchoredQueryTests {
+    @Test("each anchored query returns what was added and deleted since the last anchor", arguments: StoreKind.allCases)
+    func followsAdditionsAndDeletions(kind: StoreKind) async throws {
+        try await withStore(kind) { store in
+            let first = (0..<3).map { pulse(60 + Double($0), at: Double($0)) }
+            try await store.save(first, as: .system)
+            let initial = try await store.changes(.quantity(.heartRate), patient: nil, since: .start, limit: nil, as: .system)
+            #expect(initial.added == first)
+            #expect(initial.deleted.isEmpty)
+            #expect(initial.anchor > .start)
+
+            let second = [pulse(70, at: 10), pulse(71, at: 11)]
+            try await store.save(second, as: .system)
+            try await store.delete([first[1].id], as: .system)
+            let next = try await store.changes(.quantity(.heartRate), patient: nil, since: initial.anchor, limit: nil, as: .system)
+            #expect(next.added == second)
+            #expect(next.deleted == [first[1].id])
+            #expect(next.anchor > initial.anchor)
+
+            let nothing = try await store.changes(.quantity(.heartRate), patient: nil, since: next.anchor, limit: nil, as: .system)
+            #expect(nothing == AnchoredChanges(added: [], deleted: [], anchor: next.anchor))
+
+            // From the start again: what is left, and the deletion.
+            let replay = try await store.changes(.quantity(.heartRate), patient: nil, since: .start, limit: nil, as: .system)
+            #expect(replay.added == [first[0], first[2]] + second)
+            #expect(replay.deleted == [first[1].id])
+        }
+    }
+
+    @Test("a limit pages through additions without losing the deletions between them", arguments: StoreKind.allCases)
+    func pagesWithLimit(kind: StoreKind) async throws {
+        try await withStore(kind) { store in
+            let a = pulse(60, at: 0), b = pulse(61, at: 1), c = pulse(62, at: 2)
+            try await store.save([a, b], as: .system)
+            try await store.delete([a.id], as: .system)
+            try await store.save(c, as: .system)
+            let d = pulse(63, at: 3)
+            try await store.save(d, as: .system)
+            try await store.delete([c.id], as: .system)
+
+            let page1 = try await store.changes(.quantity(.heartRate), patient: "p-1", since: .start, limit: 1, as: .system)
+            #expect(page1.added == [b])
+            #expect(page1.deleted.isEmpty)  // a was deleted after b was added: it belongs to the next page
+            let page2 = try await store.changes(.quantity(.heartRate), patient: "p-1", since: page1.anchor, limit: 1, as: .system)
+            #expect(page2.added == [d])
+            #expect(page2.deleted == [a.id])
+            let page3 = try await store.changes(.quantity(.heartRate), patient: "p-1", since: page2.anchor, limit: 1, as: .system)
+            #expect(page3.added.isEmpty)
+            #expect(page3.deleted == [c.id])
+        }
+    }
+
+    @Test("anchored queries keep to their type and patient, deletions included", arguments: StoreKind.allCases)
+    func filtersByTypeAndPatient(kind: StoreKind) async throws {
+        try await withStore(kind) { store in
+            let mine = pulse(60, "p-1", at: 0)
+            let theirs = pulse(80, "p-2", at: 0)
+            let breath = HealthSample.quantity(.respiratoryRate, 16, patient: "p-1", at: at(0))
+            try await store.save([mine, theirs, breath], as: .system)
+            try await store.delete([theirs.id, breath.id], as: .system)
+            let changes = try await store.changes(.quantity(.heartRate), patient: "p-1", since: .start, limit: nil, as: .system)
+            #expect(changes.added == [mine])
+            #expect(changes.deleted.isEmpty)
+            let everyone = try await store.changes(.quantity(.heartRate), patient: nil, since: .start, limit: nil, as: .system)
+            #expect(everyone.deleted == [theirs.id])
+        }
+    }
+
+    @Test("deleting a correlation shows as deletions of the correlation and of its members", arguments: StoreKind.allCases)
+    func correlationDeletions(kind: StoreKind) async throws {
+        try await withStore(kind) { store in
+            let pressure = HealthSample.bloodPressure(systolic: 120, diastolic: 80, patient: "p-1", at: t0)
+            guard case .correlation(let members) = pressure.value else { return }
+            try await store.save(pressure, as: .system)
+            let before = try await store.changes(.correlation(.bloodPressure), patient: nil, since: .start, limit: nil, as: .system)
+            #expect(before.added == [pressure])
+            let systolicBefore = try await store.changes(.quantity(.bloodPressureSystolic), patient: nil, since: .start, limit: nil, as: .system)
+            #expect(systolicBefore.added == [members[0]])
+
+            try await store.delete([pressure.id], as: .system)
+            let correlation = try await store.changes(.correlation(.bloodPressure), patient: nil, since: before.anchor, limit: nil, as: .system)
+            #expect(correlation.deleted == [pressure.id])
+            let systolic = try await store.changes(.quantity(.bloodPressureSystolic), patient: nil, since: systolicBefore.anchor, limit: nil, as: .system)
+            #expect(systolic.deleted == [members[0].id])
+        }
+    }
+}
