@@ -10,7 +10,7 @@ import SADEHealth
 /// the order it was given.
 struct SampleWriter {
     private let db: Database
-    private let insertSample: Statement
+    private let insertSample: SampleRowInsert
     private let metadataEncoder: JSONEncoder
     /// The change number the next row takes.
     private(set) var nextChangeNumber: Int64
@@ -18,12 +18,7 @@ struct SampleWriter {
     /// Prepares the statements; call inside a write transaction.
     init(_ db: Database) throws {
         self.db = db
-        insertSample = try db.cachedStatement(
-            sql: """
-                INSERT INTO sample (change_number, uuid, patient, type, value, unit, original_value, start, "end",
-                                    device, source, metadata, correlation)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """)
+        insertSample = try SampleRowInsert(db)
         metadataEncoder = JSONEncoder()
         metadataEncoder.outputFormatting = .sortedKeys
         nextChangeNumber = try Self.lastChangeNumber(db) + 1
@@ -64,11 +59,12 @@ struct SampleWriter {
         }
         let metadata = sample.metadata.isEmpty ? nil : String(decoding: try metadataEncoder.encode(sample.metadata), as: UTF8.self)
         do {
-            try insertSample.execute(arguments: [
-                changeNumber, sample.id, sample.patient.rawValue, sample.type.identifier, value, unit, originalValue,
-                sample.start.timeIntervalSinceReferenceDate, sample.end.timeIntervalSinceReferenceDate,
-                sample.device, sample.source, metadata, correlation,
-            ])
+            try insertSample.insert(
+                SampleRowInsert.Row(
+                    changeNumber: changeNumber, uuid: sample.id, patient: sample.patient.rawValue, type: sample.type.identifier,
+                    value: value, unit: unit, originalValue: originalValue,
+                    start: sample.start.timeIntervalSinceReferenceDate, end: sample.end.timeIntervalSinceReferenceDate,
+                    device: sample.device, source: sample.source, metadata: metadata, correlation: correlation))
         } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
             throw HealthError.duplicate("sample \(sample.id.uuidString)")
         }
