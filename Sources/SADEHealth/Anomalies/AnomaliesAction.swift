@@ -1,0 +1,90 @@
+import Foundation
+import SADEACL
+import SADECore
+
+/// The action that detects anomalies in a batch of new samples (SADE4Health's
+/// `AnomaliesAction`, a one-shot action): it runs the batch through an
+/// ``AnomalyDetector``, checks for patients without data, and hands what it found
+/// to a closure or sends it to an agent.
+///
+/// ```swift
+/// let detector = AnomalyDetector()
+/// let anomaliesAgent = Agent("AnomaliesAgent", on: platform, runBDICycleOnStart: true) {
+///     Goal("detect anomalies") {
+///         Plan("check new data") {
+///             AnomaliesAction(detector: detector, epoch: startDate, informing: "AlertAgent") { _ in
+///                 (samples: await collector.newSamples(), patients: ward.patients)
+///             }
+///         }
+///     }
+/// }
+/// ```
+///
+/// **Time.** The action's "now" is `epoch` plus the platform clock's elapsed time
+/// (``PlatformClock/elapsed``): pass the date at which the platform was created, and
+/// a ``ManualClock`` makes detection deterministic in tests.
+///
+/// Nothing is reported when nothing was found.
+public struct AnomaliesAction: Action {
+    /// The new samples to check and the patients' records.
+    public typealias Batch = (samples: [HealthSample], patients: [PatientID: Patient])
+
+    /// The action's name.
+    public let name: String
+    /// Must hold before the action runs.
+    public let precondition: Condition?
+    /// The engine, shared between runs so episodes span batches.
+    public let detector: AnomalyDetector
+    /// The date at which the platform clock read zero.
+    public let epoch: Date
+    private let batch: @Sendable (ActionContext) async throws -> Batch
+    private let report: @Sendable ([Anomaly], ActionContext) async throws -> Void
+
+    /// An action that gives the anomalies found to `report`.
+    ///
+    /// - Parameters:
+    ///   - batch: supplies the samples to check (e.g. those collected since the last
+    ///     run) and the patients' records.
+    ///   - report: called with the anomalies, in time order, when there are any.
+    public init(
+        _ name: String = "detect anomalies", detector: AnomalyDetector, epoch: Date, precondition: Condition? = nil,
+        batch: @escaping @Sendable (ActionContext) async throws -> Batch,
+        report: @escaping @Sendable ([Anomaly], ActionContext) async throws -> Void
+    ) {
+        self.name = name
+        self.detector = detector
+        self.epoch = epoch
+        self.precondition = precondition
+        self.batch = batch
+        self.report = report
+    }
+
+    /// An action that sends each anomaly found to `receiver` (e.g. an AlertAgent) as
+    /// an `inform` made by ``Anomaly/inform(_:)``: JSON content, language `json`,
+    /// ontology `sade-anomaly`; read it back with ``Anomaly/init(message:)``.
+    public init(
+        _ name: String = "detect anomalies", detector: AnomalyDetector, epoch: Date, precondition: Condition? = nil,
+        informing receiver: AgentIdentifier, batch: @escaping @Sendable (ActionContext) async throws -> Batch
+    ) {
+        self.init(name, detector: detector, epoch: epoch, precondition: precondition, batch: batch) { anomalies, context in
+            for anomaly in anomalies { context.send(try anomaly.inform(receiver)) }
+        }
+    }
+
+    /// The date the action takes as now.
+    public func now(_ context: ActionContext) -> Date {
+        let elapsed = context.agent.environment.clock.elapsed.components
+        return epoch.addingTimeInterval(Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18)
+    }
+
+    /// Evaluates the batch, checks for missing data and reports the anomalies.
+    public func runAction(_ context: ActionContext) async throws {
+        let (samples, patients) = try await batch(context)
+        let now = now(context)
+        var anomalies = await detector.evaluate(samples, patients: patients, at: now)
+        anomalies += await detector.checkForMissingData(at: now)
+        guard !anomalies.isEmpty else { return }
+        context.logger.debug("\(anomalies.count) anomalies", metadata: ["action": "\(name)"])
+        try await report(anomalies, context)
+    }
+}
