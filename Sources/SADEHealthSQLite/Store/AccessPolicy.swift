@@ -3,7 +3,8 @@ import SADEHealth
 /// What one principal may do, from its grants: the check every operation makes.
 ///
 /// A correlation is covered only when its own type and every member type are (its
-/// members are samples of those types); ``Principal/system`` may do everything.
+/// members are samples of those types); a principal of kind `system` (such as
+/// ``Principal/system``) may do everything.
 struct AccessPolicy: Sendable {
     /// Whose policy.
     let principal: Principal

@@ -58,6 +58,17 @@ struct SQLiteObservationTests {
         #expect(await samples.next() == allowed)
     }
 
+    @Test("streams end when their store goes away")
+    func endsWithStore() async throws {
+        var store: SQLiteHealthStore? = try SQLiteHealthStore.inMemory()
+        var samples = try await store?.observe(.quantity(.heartRate), patient: nil, as: .system).makeAsyncIterator()
+        let sample = pulse(70, at: 0)
+        try await store?.save(sample, as: .system)
+        store = nil
+        #expect(await samples?.next() == sample)
+        #expect(await samples?.next() == nil)
+    }
+
     @Test("a dropped stream is forgotten by the store")
     func removesEndedStreams() async throws {
         let store = try SQLiteHealthStore.inMemory()

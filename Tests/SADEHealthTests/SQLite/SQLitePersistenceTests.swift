@@ -17,6 +17,8 @@ struct SQLitePersistenceTests {
             let store = try SQLiteHealthStore(directory: nested)
             #expect(FileManager.default.fileExists(atPath: nested + "/health.sqlite"))
             try await store.save(sample, as: .system)
+            // A DatabasePool keeps the database in WAL mode: the log sits beside the file.
+            #expect(FileManager.default.fileExists(atPath: nested + "/health.sqlite-wal"))
             try await store.grant(AccessGrant(agent, .read, patients: ["p-1"]))
             try await store.save(Hospital(id: "h-1", name: "H"))
             try await store.save(Patient(id: "p-1", name: "Ana", attributes: ["onRespirator": "true"]))
