@@ -2,7 +2,8 @@ import Foundation
 
 extension UUID {
     /// A UUID that is always the same for the same `name` (RFC 9562 version 8, from two
-    /// 64-bit FNV-1a hashes): the patient's `urn:uuid:` in a Bundle, and the
+    /// 64-bit FNV-1a hashes, each mixed by the SplitMix64 finalizer so that similar
+    /// names give unlike UUIDs): the patient's `urn:uuid:` in a Bundle, and the
     /// identifiers of blood-pressure members a foreign Bundle does not give.
     init(stableFor name: String) {
         func fnv1a(_ seed: UInt64) -> UInt64 {
@@ -11,7 +12,9 @@ extension UUID {
                 hash ^= UInt64(byte)
                 hash = hash &* 0x0000_0100_0000_01B3
             }
-            return hash
+            hash = (hash ^ (hash >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            hash = (hash ^ (hash >> 27)) &* 0x94D0_49BB_1331_11EB
+            return hash ^ (hash >> 31)
         }
         var bytes = [UInt8](repeating: 0, count: 16)
         for (offset, hash) in [(0, fnv1a(0xCBF2_9CE4_8422_2325)), (8, fnv1a(0x6C62_272E_07BB_0142))] {

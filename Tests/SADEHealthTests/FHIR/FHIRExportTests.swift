@@ -16,6 +16,8 @@ struct FHIRExportTests {
         guard case .patient = entries[0].resource else { Issue.record("entry 0 is not the Patient"); return }
         #expect(entries[0].fullUrl == FHIRExporter.fullUrl(of: "p-1"))
         #expect(entries[0].fullUrl?.hasPrefix("urn:uuid:") == true)
+        #expect(UUID(uuidString: String(entries[0].fullUrl?.dropFirst(9) ?? "")) != nil)
+        #expect(FHIRExporter.fullUrl(of: "p-1") != FHIRExporter.fullUrl(of: "p-2"))
         for (entry, sample) in zip(entries.dropFirst(), F.samples) {
             #expect(entry.fullUrl == "urn:uuid:" + sample.id.uuidString.lowercased())
             guard case .observation(let observation) = entry.resource else { Issue.record("not an Observation: \(entry)"); continue }
