@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "SADENet", targets: ["SADENet"]),
         .library(name: "SADEHealth", targets: ["SADEHealth"]),
         .library(name: "SADEHealthSQLite", targets: ["SADEHealthSQLite"]),
+        .library(name: "SADENotification", targets: ["SADENotification"]),
         .library(name: "SADEExamples", targets: ["SADEExamples"]),
         .executable(name: "sade", targets: ["sade"]),
     ],
@@ -18,6 +19,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
         .package(url: "https://github.com/apple/swift-nio", exact: "2.101.3"),
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", exact: "2.37.6"),
+        .package(url: "https://github.com/swift-server/async-http-client", exact: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-crypto", exact: "3.12.3"),
     ],
     targets: [
         // Layer 1: FIPA-ACL message value types. No I/O.
@@ -43,7 +47,24 @@ let package = Package(
         // The health store and clinical registry on SQLite (GRDB).
         .target(
             name: "SADEHealthSQLite",
-            dependencies: ["SADEHealth", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: [
+                "SADEHealth", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ]
+        ),
+        // Notifications: in-app hub, e-mail over SMTP, webhooks, a durable outbox on
+        // SQLite, acknowledgement and escalation.
+        .target(
+            name: "SADENotification",
+            dependencies: [
+                "SADEACL", "SADECore",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         // Applications: the classic examples.
         .target(name: "SADEExamples", dependencies: ["SADECore"]),
@@ -51,7 +72,7 @@ let package = Package(
         .executableTarget(
             name: "sade",
             dependencies: [
-                "SADEACL", "SADECore", "SADENet", "SADEHealth", "SADEHealthSQLite", "SADEExamples",
+                "SADEACL", "SADECore", "SADENet", "SADEHealth", "SADEHealthSQLite", "SADENotification", "SADEExamples",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -76,6 +97,11 @@ let package = Package(
         .testTarget(
             name: "SADEHealthTests",
             dependencies: ["SADEHealth", "SADEHealthSQLite", "SADECore", "sade", "SADETestSupport"]
+        ),
+        .testTarget(
+            name: "SADENotificationTests",
+            dependencies: ["SADENotification", "SADECore", "sade", "SADETestSupport"],
+            resources: [.copy("Support/Servers")]
         ),
         .testTarget(name: "SADEExamplesTests", dependencies: ["SADEExamples", "sade", "SADETestSupport"]),
     ],

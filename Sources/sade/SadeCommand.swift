@@ -7,7 +7,7 @@ struct SadeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sade",
         abstract: "SADE: agents with BDI reasoning for health applications.",
-        subcommands: [DemoCommand.self, PlatformCommand.self, SendCommand.self, AclCommand.self, News2Command.self, FhirCommand.self]
+        subcommands: [DemoCommand.self, PlatformCommand.self, SendCommand.self, AclCommand.self, News2Command.self, FhirCommand.self, NotifyCommand.self]
     )
 }
 

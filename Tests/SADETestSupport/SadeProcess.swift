@@ -13,9 +13,9 @@ public final class SadeProcess: Sendable {
     private let errors: OutputCollector
 
     /// Starts `sade` with `arguments`.
-    public init(_ arguments: [String], input: String? = nil) throws {
+    public init(_ arguments: [String], input: String? = nil, executable: URL = SadeProcess.executable) throws {
         let process = Process()
-        process.executableURL = Self.executable
+        process.executableURL = executable
         process.arguments = arguments
         let stdout = Pipe(), stderr = Pipe()
         process.standardOutput = stdout
@@ -39,6 +39,23 @@ public final class SadeProcess: Sendable {
             throw SadeProcessError.notListening(platform.errors.text)
         }
         return (platform, String(line[range.upperBound...]).trimmingCharacters(in: .whitespaces))
+    }
+
+    /// Starts `python3 script arguments…` (a test server) and waits for the line
+    /// `listening PORT` it prints when ready; returns it with the port.
+    public static func pythonServer(_ script: URL, _ arguments: [String]) async throws -> (SadeProcess, port: Int) {
+        let python = URL(fileURLWithPath: "/usr/bin/env")
+        let server = try SadeProcess(["python3", script.path] + arguments, executable: python)
+        guard let line = await server.output.firstLine(containing: "listening "),
+            let port = Int(line.split(separator: " ").last ?? "")
+        else { throw SadeProcessError.notListening(server.errors.text) }
+        return (server, port)
+    }
+
+    /// The first line of standard output containing `needle`, once printed; `nil` if
+    /// the process ends first.
+    public func line(containing needle: String) async -> String? {
+        await output.firstLine(containing: needle)
     }
 
     /// Sends `signal` (SIGINT, SIGTERM, SIGKILL) to the process.

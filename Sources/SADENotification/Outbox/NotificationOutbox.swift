@@ -1,0 +1,278 @@
+import Foundation
+import GRDB
+import Logging
+
+/// The durable outbox: a notification accepted by ``send(_:)`` is in SQLite before
+/// `send` returns, then delivered at least once on every channel that accepts it.
+///
+/// A failed attempt is retried with exponential backoff and jitter; after
+/// ``Configuration/maxAttempts`` (or a permanent refusal) the delivery is marked dead
+/// and reported as an ``OutboxEvent/dead(_:channel:error:)`` and a log error — never
+/// dropped silently. Pending deliveries survive restarts: a new outbox on the same
+/// directory resumes them when started. Attempts and outcomes are queryable.
+public actor NotificationOutbox {
+    /// Retry behaviour.
+    public struct Configuration: Sendable {
+        /// Attempts per channel before a delivery is dead.
+        public var maxAttempts: Int
+        /// The wait after the first failure; doubles after each further one.
+        public var initialBackoff: Duration
+        /// The longest wait between attempts.
+        public var maximumBackoff: Duration
+        /// Up to this fraction of the wait is added at random, so retries spread out.
+        public var jitter: Double
+
+        /// Creates a configuration.
+        public init(maxAttempts: Int = 8, initialBackoff: Duration = .seconds(5), maximumBackoff: Duration = .seconds(600), jitter: Double = 0.2) {
+            self.maxAttempts = maxAttempts
+            self.initialBackoff = initialBackoff
+            self.maximumBackoff = maximumBackoff
+            self.jitter = jitter
+        }
+
+        /// The wait after `failures` failed attempts.
+        func backoff(after failures: Int) -> TimeInterval {
+            let base = min(initialBackoff.seconds * pow(2, Double(max(0, failures - 1))), maximumBackoff.seconds)
+            return base * (1 + Double.random(in: 0...max(0, jitter)))
+        }
+    }
+
+    let database: OutboxDatabase
+    let channels: [String: any NotificationChannel]
+    /// Retry behaviour.
+    public let configuration: Configuration
+    /// The outbox's time.
+    public nonisolated let clock: OutboxClock
+    let logger: Logger
+    private var dispatcher: Task<Void, Never>?
+    private var inFlight: Set<DeliveryKey> = []
+    private let (pokes, poke) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+    private var observers: [Int: AsyncStream<OutboxEvent>.Continuation] = [:]
+    private var nextObserverID = 0
+
+    struct DeliveryKey: Hashable, Sendable {
+        let notificationID: String
+        let channel: String
+    }
+
+    /// Opens the outbox in `directory` (`notifications.sqlite`), or in memory when `nil`.
+    ///
+    /// - Parameter channels: the channels, with distinct names.
+    public init(
+        directory: String?, channels: [any NotificationChannel], configuration: Configuration = Configuration(),
+        clock: OutboxClock = .system, logger: Logger = Logger(label: "sade.notifications")
+    ) throws {
+        database = try OutboxDatabase(directory: directory)
+        self.channels = Dictionary(channels.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        self.configuration = configuration
+        self.clock = clock
+        self.logger = logger
+    }
+
+    // MARK: Accepting
+
+    /// Stores the notification with one pending delivery per channel that accepts it,
+    /// in one transaction, and wakes the dispatcher.
+    ///
+    /// - Returns: the notification stored — the earlier one when a notification with
+    ///   the same deduplication key is still undelivered or open.
+    @discardableResult
+    public func send(_ notification: Notice) throws -> Notice {
+        let now = clock.now
+        let payload = String(decoding: try Self.encoder.encode(notification), as: UTF8.self)
+        let chosen = channels.values.filter { $0.accepts(notification) }.map(\.name).sorted()
+        let stored: Notice = try database.writer.write { db in
+            if let key = notification.deduplicationKey, let existing = try Self.openDuplicate(of: key, in: db) {
+                return existing
+            }
+            try db.execute(
+                sql: "INSERT INTO notification (id, payload, severity, createdAt, deduplicationKey) VALUES (?, ?, ?, ?, ?)",
+                arguments: [notification.id.uuidString, payload, notification.severity.rawValue, now.timeIntervalSince1970, notification.deduplicationKey])
+            for channel in chosen {
+                try db.execute(
+                    sql: "INSERT INTO delivery (notificationID, channel, status, nextAttemptAt) VALUES (?, ?, 'pending', ?)",
+                    arguments: [notification.id.uuidString, channel, now.timeIntervalSince1970])
+            }
+            return notification
+        }
+        if stored.id == notification.id {
+            if chosen.isEmpty { logger.warning("no channel accepts the notification", metadata: ["id": "\(notification.id)"]) }
+            poke.yield()
+        }
+        return stored
+    }
+
+    /// An undelivered or unacknowledged notification with this deduplication key.
+    private static func openDuplicate(of key: String, in db: Database) throws -> Notice? {
+        let payload = try String.fetchOne(db, sql: """
+            SELECT payload FROM notification n WHERE deduplicationKey = ? AND (
+                EXISTS (SELECT 1 FROM delivery d WHERE d.notificationID = n.id AND d.status = 'pending')
+                OR (severity IN ('warning', 'alarm') AND acknowledgedAt IS NULL))
+            ORDER BY createdAt DESC LIMIT 1
+            """, arguments: [key])
+        return try payload.map { try decoder.decode(Notice.self, from: Data($0.utf8)) }
+    }
+
+    // MARK: Dispatching
+
+    /// Starts delivering, beginning with whatever a previous run left pending.
+    public func start() {
+        guard dispatcher == nil else { return }
+        dispatcher = Task { await self.dispatch() }
+    }
+
+    /// Stops delivering; pending deliveries stay in the database for the next start.
+    public func stop() async {
+        dispatcher?.cancel()
+        await dispatcher?.value
+        dispatcher = nil
+    }
+
+    private func dispatch() async {
+        await withDiscardingTaskGroup { group in
+            while !Task.isCancelled {
+                let due: [(DeliveryKey, Notice)]
+                let nextDue: Date?
+                do {
+                    (due, nextDue) = try dueDeliveries()
+                } catch {
+                    logger.error("outbox database read failed", metadata: ["error": "\(error)"])
+                    (due, nextDue) = ([], clock.now.addingTimeInterval(1))
+                }
+                for (key, notification) in due {
+                    inFlight.insert(key)
+                    group.addTask { await self.attempt(key, notification) }
+                }
+                await waitForWork(until: nextDue)
+            }
+        }
+    }
+
+    /// Pending deliveries that are due and not being attempted, and when the next is due.
+    private func dueDeliveries() throws -> ([(DeliveryKey, Notice)], Date?) {
+        let now = clock.now.timeIntervalSince1970
+        return try database.writer.read { db in
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT d.notificationID, d.channel, d.nextAttemptAt, n.payload FROM delivery d
+                JOIN notification n ON n.id = d.notificationID WHERE d.status = 'pending' ORDER BY d.nextAttemptAt
+                """)
+            var due: [(DeliveryKey, Notice)] = []
+            var next: Double?
+            for row in rows {
+                let key = DeliveryKey(notificationID: row["notificationID"], channel: row["channel"])
+                guard !inFlight.contains(key) else { continue }
+                let at: Double = row["nextAttemptAt"]
+                if at <= now {
+                    let payload: String = row["payload"]
+                    due.append((key, try Self.decoder.decode(Notice.self, from: Data(payload.utf8))))
+                } else {
+                    next = min(next ?? at, at)
+                }
+            }
+            return (due, next.map { Date(timeIntervalSince1970: $0) })
+        }
+    }
+
+    /// Sleeps until `date` (forever when `nil`) or until something new arrives.
+    private func waitForWork(until date: Date?) async {
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { [pokes] in
+                var iterator = pokes.makeAsyncIterator()
+                _ = await iterator.next()
+            }
+            if let date {
+                group.addTask { [clock] in try? await clock.sleep(until: date) }
+            }
+            await group.next()
+            group.cancelAll()
+        }
+    }
+
+    /// One attempt on one channel, recorded whatever happens.
+    private func attempt(_ key: DeliveryKey, _ notification: Notice) async {
+        var failure: (any Error)?
+        if let channel = channels[key.channel] {
+            do {
+                try await channel.deliver(notification)
+            } catch {
+                failure = error
+            }
+        } else {
+            failure = ChannelError(channel: key.channel, reason: "no such channel is configured", isPermanent: false)
+        }
+        record(key, notification: notification.id, failure: failure)
+        inFlight.remove(key)
+        poke.yield()
+    }
+
+    private func record(_ key: DeliveryKey, notification id: UUID, failure: (any Error)?) {
+        let now = clock.now
+        let permanent = (failure as? ChannelError)?.isPermanent ?? false
+        let error = failure.map { "\($0)" }
+        var event: OutboxEvent?
+        do {
+            try database.writer.write { db in
+                try db.execute(
+                    sql: "INSERT INTO attempt (notificationID, channel, at, succeeded, error) VALUES (?, ?, ?, ?, ?)",
+                    arguments: [key.notificationID, key.channel, now.timeIntervalSince1970, failure == nil, error])
+                let attempts = (try Int.fetchOne(
+                    db, sql: "SELECT attempts FROM delivery WHERE notificationID = ? AND channel = ?",
+                    arguments: [key.notificationID, key.channel]) ?? 0) + 1
+                if failure == nil {
+                    try db.execute(
+                        sql: "UPDATE delivery SET status = 'delivered', attempts = ?, deliveredAt = ?, lastError = NULL WHERE notificationID = ? AND channel = ?",
+                        arguments: [attempts, now.timeIntervalSince1970, key.notificationID, key.channel])
+                    event = .delivered(id, channel: key.channel)
+                } else if permanent || attempts >= configuration.maxAttempts {
+                    try db.execute(
+                        sql: "UPDATE delivery SET status = 'dead', attempts = ?, lastError = ? WHERE notificationID = ? AND channel = ?",
+                        arguments: [attempts, error, key.notificationID, key.channel])
+                    event = .dead(id, channel: key.channel, error: error ?? "")
+                } else {
+                    let retryAt = now.addingTimeInterval(configuration.backoff(after: attempts))
+                    try db.execute(
+                        sql: "UPDATE delivery SET attempts = ?, lastError = ?, nextAttemptAt = ? WHERE notificationID = ? AND channel = ?",
+                        arguments: [attempts, error, retryAt.timeIntervalSince1970, key.notificationID, key.channel])
+                    event = .failed(id, channel: key.channel, attempt: attempts, error: error ?? "", retryAt: retryAt)
+                }
+            }
+        } catch {
+            logger.error("outbox could not record an attempt", metadata: ["id": "\(id)", "error": "\(error)"])
+        }
+        switch event {
+        case .dead(_, let channel, let error)?:
+            logger.error("notification given up (dead letter)", metadata: ["id": "\(id)", "channel": "\(channel)", "error": "\(error)"])
+        case .failed(_, let channel, let attempt, let error, _)?:
+            logger.warning("notification delivery failed; will retry", metadata: ["id": "\(id)", "channel": "\(channel)", "attempt": "\(attempt)", "error": "\(error)"])
+        default: break
+        }
+        if let event { for observer in observers.values { observer.yield(event) } }
+    }
+
+    // MARK: Observing
+
+    /// What happens from now on: deliveries, failures, dead letters.
+    public func events() -> AsyncStream<OutboxEvent> {
+        let (stream, continuation) = AsyncStream.makeStream(of: OutboxEvent.self)
+        let id = nextObserverID
+        nextObserverID += 1
+        observers[id] = continuation
+        continuation.onTermination = { [weak self] _ in Task { await self?.removeObserver(id) } }
+        return stream
+    }
+
+    private func removeObserver(_ id: Int) { observers[id] = nil }
+
+    static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .millisecondsSince1970
+        encoder.outputFormatting = .sortedKeys
+        return encoder
+    }()
+
+    static let decoder: JSONDecoder = {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .millisecondsSince1970
+        return decoder
+    }()
+}

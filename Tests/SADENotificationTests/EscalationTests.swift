@@ -1,0 +1,72 @@
+import Foundation
+import SADECore
+import SADENotification
+import Testing
+
+@Suite("Acknowledgement and escalation", .timeLimit(.minutes(1)))
+struct EscalationTests {
+    static let policy = EscalationPolicy.nurseThenDoctorThenMail(
+        nurses: ["nurse1"], doctors: ["doctor1"], mailingList: ["icu@hospital.test"], doctorAfter: .seconds(300), mailAfter: .seconds(900))
+
+    @Test("an unacknowledged alarm goes to the nurse, then the doctor after 5 minutes, then the sector list")
+    func escalatesStepByStep() async throws {
+        let (clock, time) = manualTime()
+        let hub = AppNotificationHub()
+        let mail = SwitchableChannel(name: "email", failing: false)
+        let outbox = try NotificationOutbox(directory: nil, channels: [hub, mail], clock: time)
+        var events = await outbox.events().makeAsyncIterator()
+        await outbox.start()
+        let desk = AlertDesk(outbox: outbox)
+        var nurse = hub.subscribe(for: "nurse1").makeAsyncIterator()
+        var doctor = hub.subscribe(for: "doctor1").makeAsyncIterator()
+
+        let alarm = Notice(recipients: [], severity: .alarm, title: "Bed 7: NEWS2 8", body: "b", subject: "p-7")
+        try await desk.raise(alarm, policy: Self.policy)
+        #expect(await nurse.next()?.id == alarm.id)
+
+        await clock.waitForSleepers(1)
+        clock.advance(by: .seconds(299))
+        #expect(try await outbox.escalations(of: alarm.id).count == 1, "not before five minutes")
+        clock.advance(by: .seconds(1))
+        let escalated = try #require(await doctor.next())
+        #expect(escalated.title == "Escalated: Bed 7: NEWS2 8")
+        #expect(escalated.recipients == [.user("doctor1")])
+
+        await clock.waitForSleepers(1)
+        clock.advance(by: .seconds(600))
+        let mailed = await next(&events) { if case .delivered(_, "email") = $0 { true } else { false } }
+        #expect(mail.delivered.map(\.id) == [mailed.flatMap { if case .delivered(let id, _) = $0 { id } else { nil } }])
+        let steps = try await outbox.escalations(of: alarm.id)
+        #expect(steps.map(\.step) == [0, 1, 2])
+        #expect(steps.map(\.at) == [0, 300, 900].map { time.origin.addingTimeInterval($0) })
+        #expect(steps[2].recipients == [.email("icu@hospital.test")])
+        await outbox.stop()
+    }
+
+    @Test("acknowledging stops the escalation; the first acknowledgement counts")
+    func acknowledgementStops() async throws {
+        let (clock, time) = manualTime()
+        let hub = AppNotificationHub()
+        let outbox = try NotificationOutbox(directory: nil, channels: [hub], clock: time)
+        await outbox.start()
+        let desk = AlertDesk(outbox: outbox)
+        let alarm = Notice(recipients: [], severity: .alarm, title: "SpO2 85", body: "b")
+        try await desk.raise(alarm, policy: Self.policy)
+        #expect(try await outbox.openAlerts().map(\.id) == [alarm.id])
+
+        await clock.waitForSleepers(1)
+        clock.advance(by: .seconds(120))
+        #expect(try await desk.acknowledge(alarm.id, by: "nurse1"))
+        #expect(try await !desk.acknowledge(alarm.id, by: "doctor1"))
+        #expect(try await outbox.acknowledgement(of: alarm.id)?.worker == "nurse1")
+        #expect(try await outbox.acknowledgement(of: alarm.id)?.at == time.origin.addingTimeInterval(120))
+        #expect(try await outbox.openAlerts().isEmpty)
+        #expect(await desk.escalatingCount == 0)
+        clock.advance(by: .seconds(3600))
+        #expect(try await outbox.escalations(of: alarm.id).map(\.step) == [0])
+        await #expect(throws: NotificationError.unknownNotification(UUID(uuidString: "00000000-0000-0000-0000-000000000001")!)) {
+            try await desk.acknowledge(UUID(uuidString: "00000000-0000-0000-0000-000000000001")!, by: "x")
+        }
+        await outbox.stop()
+    }
+}

@@ -1,0 +1,39 @@
+import Foundation
+import SADETestSupport
+import Testing
+
+@Suite("sade notify (the command)", .serialized, .timeLimit(.minutes(2)))
+struct NotifyCommandTests {
+    @Test("sends a test e-mail through a real SMTP server and says so")
+    func emailDelivered() async throws {
+        let server = try await TestServer.smtp(user: "ops", password: "pw")
+        defer { server.process.terminate() }
+        let result = try await SadeProcess.run([
+            "notify", "--smtp", "127.0.0.1:\(server.port)", "--user", "ops", "--password", "pw", "--from", "sade@hospital.test",
+            "--to", "ward@hospital.test", "--to", "head@hospital.test", "--subject", "Check", "--body", "Configured.",
+        ])
+        #expect(result.status == 0, "stderr: \(result.error)")
+        #expect(result.output.hasPrefix("delivered by email"))
+        let mails = try server.received()
+        #expect(mails.first?["rcpt_tos"] as? [String] == ["ward@hospital.test", "head@hospital.test"])
+    }
+
+    @Test("exits 1 with the reason when the server is down or refuses")
+    func failures() async throws {
+        let down = try await SadeProcess.run(["notify", "--smtp", "127.0.0.1:\(try closedPort())", "--to", "a@b.test"])
+        #expect(down.status == 1)
+        #expect(down.error.contains("not delivered") && down.error.contains("cannot connect"))
+
+        let hook = try await TestServer.webhook(secret: "right")
+        defer { hook.process.terminate() }
+        let refused = try await SadeProcess.run(["notify", "--webhook", "http://127.0.0.1:\(hook.port)/", "--secret", "wrong"])
+        #expect(refused.status == 1)
+        #expect(refused.error.contains("401"))
+        let signed = try await SadeProcess.run(["notify", "--webhook", "http://127.0.0.1:\(hook.port)/", "--secret", "right", "--severity", "alarm"])
+        #expect(signed.status == 0, "stderr: \(signed.error)")
+        #expect(try hook.received().first?["severity"] as? String == "alarm")
+
+        let usage = try await SadeProcess.run(["notify", "--smtp", "nowhere"])
+        #expect(usage.status == 64)
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+import SADETestSupport
+
+/// The Python servers the notification tests talk to, each in a fresh directory.
+struct TestServer {
+    let process: SadeProcess
+    let port: Int
+    let directory: URL
+
+    /// A real SMTP server (aiosmtpd) saving what it receives in `directory`.
+    static func smtp(port: Int = 0, user: String? = nil, password: String? = nil, directory: URL? = nil) async throws -> TestServer {
+        let directory = try directory ?? freshDirectory()
+        var arguments = [directory.path, "--port", "\(port)"]
+        if let user, let password { arguments += ["--user", user, "--password", password] }
+        let (process, port) = try await SadeProcess.pythonServer(script("smtp_sink.py"), arguments)
+        return TestServer(process: process, port: port, directory: directory)
+    }
+
+    /// A webhook receiver checking the signature with `secret`, answering `status`.
+    static func webhook(secret: String?, status: Int = 200) async throws -> TestServer {
+        let directory = try freshDirectory()
+        var arguments = [directory.path, "--status", "\(status)"]
+        if let secret { arguments += ["--secret", secret] }
+        let (process, port) = try await SadeProcess.pythonServer(script("webhook_sink.py"), arguments)
+        return TestServer(process: process, port: port, directory: directory)
+    }
+
+    /// The files saved so far, in order, decoded as JSON objects.
+    func received() throws -> [[String: Any]] {
+        try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".json") }.sorted().map { name in
+            let data = try Data(contentsOf: directory.appendingPathComponent(name))
+            return try JSONSerialization.jsonObject(with: data) as? [String: Any] ?? [:]
+        }
+    }
+
+    /// Stops the server and waits until it has ended.
+    func stop() async {
+        process.signal(SIGKILL)
+        _ = await process.finish()
+    }
+
+    static func script(_ name: String) -> URL {
+        Bundle.module.url(forResource: "Servers", withExtension: nil)!.appendingPathComponent(name)
+    }
+
+    static func freshDirectory() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("sade-notify-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+}
+
+/// A port nothing listens on (bound and released at once).
+func closedPort() throws -> Int {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    defer { close(fd) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    address.sin_port = 0
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } }
+    _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
+    return Int(UInt16(bigEndian: address.sin_port))
+}
