@@ -31,6 +31,24 @@ struct ChannelTests {
         #expect(data.contains("\r\n\r\nOxygen saturation fell.\r\n.hidden line starts with a dot\r\n..two dots\r\nend\r\n\r\nAbout: p-7"))
     }
 
+    @Test("STARTTLS upgrades the connection before authenticating; a server that demands it refuses plain text")
+    func emailOverStartTLS() async throws {
+        let server = try await TestServer.smtp(user: "sade", password: "s3cret", startTLS: true)
+        defer { server.process.terminate() }
+        let secure = EmailChannel(SMTPConfiguration(
+            host: "127.0.0.1", port: server.port, security: .startTLS(verifyCertificate: false), username: "sade", password: "s3cret",
+            sender: "sade@hospital.test"))
+        try await secure.deliver(Notice(recipients: [.email("icu@hospital.test")], severity: .warning, title: "TLS", body: "over TLS"))
+        #expect((try server.received().first?["data"] as? String)?.contains("over TLS") == true)
+
+        let plain = EmailChannel(SMTPConfiguration(
+            host: "127.0.0.1", port: server.port, username: "sade", password: "s3cret", sender: "sade@hospital.test"))
+        await #expect(throws: ChannelError.self) {
+            try await plain.deliver(Notice(recipients: [.email("icu@hospital.test")], severity: .warning, title: "plain", body: "b"))
+        }
+        #expect(try server.received().count == 1)
+    }
+
     @Test("wrong SMTP credentials are a permanent failure with the server's reply")
     func emailWrongPassword() async throws {
         let server = try await TestServer.smtp(user: "sade", password: "s3cret")

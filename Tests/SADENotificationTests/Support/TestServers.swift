@@ -8,10 +8,14 @@ struct TestServer {
     let directory: URL
 
     /// A real SMTP server (aiosmtpd) saving what it receives in `directory`.
-    static func smtp(port: Int = 0, user: String? = nil, password: String? = nil, directory: URL? = nil) async throws -> TestServer {
-        let directory = try directory ?? freshDirectory()
+    static func smtp(port: Int = 0, user: String? = nil, password: String? = nil, startTLS: Bool = false) async throws -> TestServer {
+        let directory = try freshDirectory()
         var arguments = [directory.path, "--port", "\(port)"]
         if let user, let password { arguments += ["--user", user, "--password", password] }
+        if startTLS {
+            let (certificate, key) = try selfSignedCertificate(in: directory)
+            arguments += ["--tls-cert", certificate, "--tls-key", key]
+        }
         let (process, port) = try await SadeProcess.pythonServer(script("smtp_sink.py"), arguments)
         return TestServer(process: process, port: port, directory: directory)
     }
@@ -23,6 +27,20 @@ struct TestServer {
         if let secret { arguments += ["--secret", secret] }
         let (process, port) = try await SadeProcess.pythonServer(script("webhook_sink.py"), arguments)
         return TestServer(process: process, port: port, directory: directory)
+    }
+
+    /// A throw-away certificate for `localhost` made with the `openssl` command.
+    static func selfSignedCertificate(in directory: URL) throws -> (certificate: String, key: String) {
+        let certificate = directory.appendingPathComponent("cert.pem").path, key = directory.appendingPathComponent("key.pem").path
+        let openssl = Process()
+        openssl.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        openssl.arguments = ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", certificate,
+                             "-days", "1", "-subj", "/CN=localhost"]
+        openssl.standardError = FileHandle.nullDevice
+        try openssl.run()
+        openssl.waitUntilExit()
+        guard openssl.terminationStatus == 0 else { throw CocoaError(.fileWriteUnknown) }
+        return (certificate, key)
     }
 
     /// The files saved so far, in order, decoded as JSON objects.

@@ -1,6 +1,6 @@
 """A real SMTP server for tests: aiosmtpd on loopback, saving every message.
 
-Usage: python3 smtp_sink.py DIR [--port N] [--user U --password P]
+Usage: python3 smtp_sink.py DIR [--port N] [--user U --password P] [--tls-cert C --tls-key K]
 Prints "listening PORT" once ready. Each message becomes DIR/<n>.json with the
 envelope (mail_from, rcpt_tos) and the data exactly as received (after SMTP
 dot-unstuffing, which aiosmtpd does).
@@ -39,6 +39,8 @@ def main():
     parser.add_argument("--port", type=int, default=0)
     parser.add_argument("--user")
     parser.add_argument("--password")
+    parser.add_argument("--tls-cert")
+    parser.add_argument("--tls-key")
     args = parser.parse_args()
     port = args.port
     if port == 0:
@@ -52,6 +54,11 @@ def main():
                 and auth_data.password.decode() == args.password
             return AuthResult(success=ok, handled=False)
         kwargs = dict(authenticator=authenticator, auth_require_tls=False, auth_required=True)
+    if args.tls_cert:
+        import ssl
+        context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+        context.load_cert_chain(args.tls_cert, args.tls_key)
+        kwargs.update(tls_context=context, require_starttls=True)
     controller = Controller(Saver(args.directory), hostname="127.0.0.1", port=port, **kwargs)
     controller.start()
     print("listening %d" % port, flush=True)
