@@ -263,16 +263,12 @@ public actor NotificationOutbox {
 
     private func removeObserver(_ id: Int) { observers[id] = nil }
 
+    /// Dates as the number a `Date` holds, so a notice reads back exactly as sent.
     static let encoder: JSONEncoder = {
         let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .millisecondsSince1970
         encoder.outputFormatting = .sortedKeys
         return encoder
     }()
 
-    static let decoder: JSONDecoder = {
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .millisecondsSince1970
-        return decoder
-    }()
+    static let decoder = JSONDecoder()
 }
