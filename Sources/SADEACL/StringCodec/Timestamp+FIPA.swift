@@ -9,7 +9,7 @@ extension Timestamp {
     /// Appends the FIPA form `YYYYMMDDTHHMMSSmmmZ` (UTC, fipa00070) to `bytes`.
     func appendFIPA(to bytes: inout [UInt8]) throws(ACLEncodingError) {
         let (days, msOfDay) = milliseconds.floorDividedBy(86_400_000)
-        let (year, month, day) = Self.civil(fromDays: days)
+        let (year, month, day) = CivilCalendar.civil(fromDays: days)
         guard (0...9999).contains(year) else { throw .replyByOutOfRange(milliseconds: milliseconds) }
         func digits(_ value: Int64, _ count: Int) {
             var divisor: Int64 = 1
@@ -53,7 +53,7 @@ extension Timestamp {
             return
         }
         guard (1...12).contains(month) else { throw FIPADateTimeProblem(reason: "month \(month) is not 01-12") }
-        let monthDays = Self.daysIn(month: month, year: year)
+        let monthDays = CivilCalendar.daysIn(month: month, year: year)
         guard (1...monthDays).contains(day) else {
             throw FIPADateTimeProblem(reason: "day \(day) is not 01-\(monthDays) in month \(month) of \(year)")
         }
@@ -61,7 +61,7 @@ extension Timestamp {
             throw FIPADateTimeProblem(reason: "time \(hour):\(minute):\(second) is not a time of day")
         }
         let wallClock =
-            ((Self.days(fromCivil: year, month, day) * 24 + hour) * 60 + minute) * 60_000 + second * 1000 + millisecond
+            ((CivilCalendar.days(fromCivil: year, month, day) * 24 + hour) * 60 + minute) * 60_000 + second * 1000 + millisecond
         switch designator {
         case UInt8(ascii: "Z"), UInt8(ascii: "z"):
             self.init(milliseconds: wallClock)
