@@ -49,6 +49,34 @@ struct ChannelTests {
         #expect(try server.received().count == 1)
     }
 
+    @Test("nothing in a notice can inject headers or SMTP commands; very long lines go as base64")
+    func hostileContent() async throws {
+        let server = try await TestServer.smtp()
+        defer { server.process.terminate() }
+        let channel = EmailChannel(SMTPConfiguration(host: "127.0.0.1", port: server.port, sender: "sade@hospital.test"))
+        do {
+            try await channel.deliver(Notice(recipients: [.email("a@b.test>\r\nRCPT TO:<evil@x.test")], severity: .alarm, title: "t", body: "b"))
+            Issue.record("a recipient with CR LF must be refused")
+        } catch let error as ChannelError {
+            #expect(error.isPermanent)
+        }
+        let longLine = String(repeating: "ABCDEFGHIJ", count: 150)
+        try await channel.deliver(Notice(
+            recipients: [.email("ward@hospital.test")], severity: .warning, title: "Hi\r\nBcc: evil@x.test", body: "first\n" + longLine,
+            subject: "p\r\nX-Injected: yes"))
+        let mails = try server.received()
+        try #require(mails.count == 1)
+        #expect(mails[0]["rcpt_tos"] as? [String] == ["ward@hospital.test"])
+        let data = try #require(mails[0]["data"] as? String)
+        let head = String(data[..<(data.range(of: "\r\n\r\n")?.lowerBound ?? data.endIndex)])
+        #expect(!head.contains("Bcc:") && !head.contains("X-Injected"))
+        #expect(head.contains("Content-Transfer-Encoding: base64"))
+        let encoded = String(data[(data.range(of: "\r\n\r\n")!.upperBound)...]).replacingOccurrences(of: "\r\n", with: "")
+        let decoded = String(decoding: Data(base64Encoded: encoded) ?? Data(), as: UTF8.self)
+        #expect(decoded.hasPrefix("first\r\n" + longLine))
+        #expect(data.split(separator: "\r\n").allSatisfy { $0.utf8.count <= 998 })
+    }
+
     @Test("wrong SMTP credentials are a permanent failure with the server's reply")
     func emailWrongPassword() async throws {
         let server = try await TestServer.smtp(user: "sade", password: "s3cret")

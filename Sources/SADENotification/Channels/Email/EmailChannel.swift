@@ -19,6 +19,9 @@ public struct EmailChannel: NotificationChannel {
     /// Sends the notification as one e-mail; the subject carries the severity for
     /// warnings and alarms.
     public func deliver(_ notification: Notice) async throws {
+        for address in [configuration.sender] + notification.emailAddresses where !EmailMessage.isAcceptable(address: address) {
+            throw ChannelError(channel: name, reason: "'\(address)' is not an e-mail address this channel can send to", isPermanent: true)
+        }
         let prefix = notification.severity.needsAcknowledgement ? "[\(notification.severity.rawValue.uppercased())] " : ""
         var body = notification.body
         if let subject = notification.subject { body += "\n\nAbout: \(subject)" }

@@ -25,14 +25,30 @@ struct EmailMessage: Hashable, Sendable {
             ("Message-ID", "<\(messageID)>"),
             ("MIME-Version", "1.0"),
             ("Content-Type", "text/plain; charset=utf-8"),
-            ("Content-Transfer-Encoding", "8bit"),
         ]
-        headers += extraHeaders
-        let head = headers.map { "\($0.0): \($0.1)" }.joined(separator: "\r\n")
         let lines = body.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n")
             .split(separator: "\n", omittingEmptySubsequences: false)
-            .map { $0.hasPrefix(".") ? "." + $0 : String($0) }
-        return head + "\r\n\r\n" + lines.joined(separator: "\r\n") + "\r\n.\r\n"
+        // SMTP lines may not exceed 998 octets: a body with longer lines goes as base64.
+        let text: String
+        if lines.allSatisfy({ $0.utf8.count <= 998 }) {
+            headers.append(("Content-Transfer-Encoding", "8bit"))
+            text = lines.map { $0.hasPrefix(".") ? "." + $0 : String($0) }.joined(separator: "\r\n")
+        } else {
+            headers.append(("Content-Transfer-Encoding", "base64"))
+            text = Data(lines.joined(separator: "\r\n").utf8).base64EncodedString(options: [.lineLength76Characters, .endLineWithCarriageReturn, .endLineWithLineFeed])
+        }
+        headers += extraHeaders.map { ($0.0, Self.encodedWord($0.1)) }
+        let head = headers.map { "\($0.0): \($0.1)" }.joined(separator: "\r\n")
+        return head + "\r\n\r\n" + text + "\r\n.\r\n"
+    }
+
+    /// Whether `address` can go into `MAIL FROM` / `RCPT TO` and the headers as is: one
+    /// `@`, no spaces, control characters or angle brackets (nothing that could end the
+    /// command line or the header and start another).
+    static func isAcceptable(address: String) -> Bool {
+        let parts = address.split(separator: "@", omittingEmptySubsequences: false)
+        return parts.count == 2 && !parts[0].isEmpty && !parts[1].isEmpty && address.utf8.count <= 254
+            && address.unicodeScalars.allSatisfy { $0.value > 0x20 && $0.value != 0x7F && !"<>()[],;:\\\"".unicodeScalars.contains($0) }
     }
 
     /// A header value as is when it is printable ASCII, else as an RFC 2047 encoded word.
