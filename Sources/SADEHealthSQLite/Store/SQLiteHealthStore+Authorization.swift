@@ -3,20 +3,31 @@ import SADEHealth
 
 extension SQLiteHealthStore {
     /// Grants a permission; granting one that exists changes nothing.
+    ///
+    /// - Throws: ``HealthError/invalidValue(field:reason:)`` naming `principal` for a
+    ///   name that is empty or holds a control character, or `patient` for an unusable
+    ///   identifier (``PatientID/validate(field:)``).
     public func grant(_ grant: AccessGrant) async throws(HealthError) {
         guard !grant.principal.name.isEmpty else { throw .invalidValue(field: "principal", reason: "has no name") }
+        try HealthText.validateIdentifier(grant.principal.name, field: "principal")
+        for patient in grant.patients ?? [] {
+            try patient.validate()
+        }
         try await write { db in try AccessGrantRows.insert(grant, db) }
     }
 
     /// Withdraws every permission of `principal` for `access`.
     public func revokeAll(_ access: AccessMode, from principal: Principal) async throws(HealthError) {
-        try await write { db in try AccessGrantRows.deleteAll(access, of: principal, db) }
+        // A name cut short at a NUL would be another principal's.
+        try HealthText.validateIdentifier(principal.name, field: "principal")
+        return try await write { db in try AccessGrantRows.deleteAll(access, of: principal, db) }
     }
 
     /// Whether `principal` may `access` samples of `type` of `patient`; for a
     /// correlation type, its member types must be covered too.
     public func isAuthorized(_ principal: Principal, to access: AccessMode, _ type: HealthType, of patient: PatientID) async throws(HealthError) -> Bool {
-        try await policy(for: principal).allows(access, type, of: patient)
+        try patient.validate()
+        return try await policy(for: principal).allows(access, type, of: patient)
     }
 
     /// Every grant of `principal` (every grant when `nil`).

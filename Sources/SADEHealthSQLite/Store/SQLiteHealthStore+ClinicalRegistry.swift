@@ -6,6 +6,9 @@ extension SQLiteHealthStore {
     /// Adds or replaces a hospital; its sectors stay.
     public func save(_ hospital: Hospital) async throws(HealthError) {
         guard !hospital.id.isEmpty else { throw .invalidValue(field: "id", reason: "a hospital needs an identifier") }
+        try HealthText.validateIdentifier(hospital.id, field: "id")
+        try HealthText.validateFreeText(hospital.name, field: "name")
+        try HealthText.validateFreeText(hospital.address, field: "address")
         try await write { db in try ClinicalRows.upsert(hospital, db) }
     }
 
@@ -15,6 +18,10 @@ extension SQLiteHealthStore {
     ///   such hospital is registered.
     public func save(_ sector: HospitalSector) async throws(HealthError) {
         guard !sector.id.isEmpty else { throw .invalidValue(field: "id", reason: "a sector needs an identifier") }
+        try HealthText.validateIdentifier(sector.id, field: "id")
+        try HealthText.validateIdentifier(sector.hospital, field: "hospital")
+        try HealthText.validateFreeText(sector.name, field: "name")
+        for address in sector.mailingList { try HealthText.validateFreeText(address, field: "mailingList") }
         try await write { db in
             guard try ClinicalRows.exists("hospital", sector.hospital, db) else {
                 throw HealthError.invalidValue(field: "hospital", reason: "no hospital '\(sector.hospital)' is registered")
@@ -25,10 +32,11 @@ extension SQLiteHealthStore {
 
     /// Adds or replaces a patient; their samples stay.
     ///
-    /// - Throws: ``HealthError/invalidValue(field:reason:)`` naming `sector` when it is
-    ///   set to a sector that is not registered.
+    /// - Throws: ``HealthError/invalidValue(field:reason:)`` naming the field when the
+    ///   record is not valid (``Patient/validate()``), or `sector` when it is set to a
+    ///   sector that is not registered.
     public func save(_ patient: Patient) async throws(HealthError) {
-        guard !patient.id.rawValue.isEmpty else { throw .invalidValue(field: "id", reason: "a patient needs an identifier") }
+        try patient.validate()
         try await write { db in
             if let sector = patient.sector, try !ClinicalRows.exists("sector", sector, db) {
                 throw HealthError.invalidValue(field: "sector", reason: "no sector '\(sector)' is registered")
@@ -43,6 +51,11 @@ extension SQLiteHealthStore {
     ///   not registered.
     public func save(_ worker: HealthCareWorker) async throws(HealthError) {
         guard !worker.id.isEmpty else { throw .invalidValue(field: "id", reason: "a worker needs an identifier") }
+        try HealthText.validateIdentifier(worker.id, field: "id")
+        for sector in worker.sectors { try HealthText.validateIdentifier(sector, field: "sectors") }
+        for (field, text) in [("name", worker.name), ("licence", worker.licence), ("email", worker.email), ("phone", worker.phone)] {
+            try HealthText.validateFreeText(text, field: field)
+        }
         try await write { db in
             for sector in worker.sectors.sorted() where try !ClinicalRows.exists("sector", sector, db) {
                 throw HealthError.invalidValue(field: "sectors", reason: "no sector '\(sector)' is registered")
@@ -60,7 +73,8 @@ extension SQLiteHealthStore {
 
     /// The sectors of `hospital` (every sector when `nil`), by name.
     public func sectors(of hospital: HospitalID?) async throws(HealthError) -> [HospitalSector] {
-        try await read { db in
+        if let hospital { try HealthText.validateIdentifier(hospital, field: "hospital") }
+        return try await read { db in
             try Row.fetchAll(
                 db, sql: "SELECT id, hospital, name, mailing_list FROM sector WHERE ?1 IS NULL OR hospital = ?1 ORDER BY name, id",
                 arguments: [hospital]
@@ -70,7 +84,8 @@ extension SQLiteHealthStore {
 
     /// The patient, if registered.
     public func patient(_ id: PatientID) async throws(HealthError) -> Patient? {
-        try await read { db in
+        try id.validate()
+        return try await read { db in
             try Row.fetchOne(db, sql: "SELECT \(ClinicalRows.patientColumns) FROM patient WHERE id = ?", arguments: [id.rawValue])
                 .map(ClinicalRows.patient)
         }
@@ -78,7 +93,8 @@ extension SQLiteHealthStore {
 
     /// The patients interned in `sector` (every patient when `nil`), by name.
     public func patients(in sector: SectorID?) async throws(HealthError) -> [Patient] {
-        try await read { db in
+        if let sector { try HealthText.validateIdentifier(sector, field: "sector") }
+        return try await read { db in
             try Row.fetchAll(
                 db, sql: "SELECT \(ClinicalRows.patientColumns) FROM patient WHERE ?1 IS NULL OR sector = ?1 ORDER BY name, id",
                 arguments: [sector]
@@ -88,7 +104,8 @@ extension SQLiteHealthStore {
 
     /// The worker, if registered.
     public func worker(_ id: StaffID) async throws(HealthError) -> HealthCareWorker? {
-        try await read { db in
+        try HealthText.validateIdentifier(id, field: "worker")
+        return try await read { db in
             try Row.fetchOne(db, sql: "SELECT \(ClinicalRows.workerColumns) FROM worker WHERE id = ?", arguments: [id])
                 .map { try ClinicalRows.worker($0, db) }
         }
@@ -96,7 +113,8 @@ extension SQLiteHealthStore {
 
     /// The workers assigned to `sector` (every worker when `nil`), by name.
     public func workers(in sector: SectorID?) async throws(HealthError) -> [HealthCareWorker] {
-        try await read { db in
+        if let sector { try HealthText.validateIdentifier(sector, field: "sector") }
+        return try await read { db in
             try Row.fetchAll(
                 db,
                 sql: """
@@ -112,7 +130,10 @@ extension SQLiteHealthStore {
     ///
     /// - Throws: ``HealthError/notFound(_:)`` for an unknown patient or sector.
     public func admit(_ patient: PatientID, to sector: SectorID, bed: String?) async throws(HealthError) {
-        try await write { db in
+        try patient.validate()
+        try HealthText.validateIdentifier(sector, field: "sector")
+        try HealthText.validateFreeText(bed, field: "bed")
+        return try await write { db in
             guard try ClinicalRows.exists("patient", patient.rawValue, db) else { throw HealthError.notFound("patient \(patient)") }
             guard try ClinicalRows.exists("sector", sector, db) else { throw HealthError.notFound("sector \(sector)") }
             try db.execute(sql: "UPDATE patient SET sector = ?, bed = ? WHERE id = ?", arguments: [sector, bed, patient.rawValue])
@@ -123,7 +144,8 @@ extension SQLiteHealthStore {
     ///
     /// - Throws: ``HealthError/notFound(_:)`` for an unknown patient.
     public func discharge(_ patient: PatientID) async throws(HealthError) {
-        try await write { db in
+        try patient.validate()
+        return try await write { db in
             try db.execute(sql: "UPDATE patient SET sector = NULL, bed = NULL WHERE id = ?", arguments: [patient.rawValue])
             guard db.changesCount > 0 else { throw HealthError.notFound("patient \(patient)") }
         }
@@ -134,7 +156,8 @@ extension SQLiteHealthStore {
     ///
     /// - Throws: ``HealthError/notFound(_:)`` when there is neither such a patient nor a sample about them.
     public func remove(_ patient: PatientID) async throws(HealthError) {
-        try await write { db in
+        try patient.validate()
+        return try await write { db in
             let samples = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sample WHERE patient = ?", arguments: [patient.rawValue]) ?? 0
             try SampleDeletion.delete(patient: patient, db)
             try db.execute(sql: "DELETE FROM patient WHERE id = ?", arguments: [patient.rawValue])

@@ -9,6 +9,7 @@ extension SQLiteHealthStore {
     ///   `patient` is given and the principal may not read its `type`.
     public func observe(_ type: HealthType, patient: PatientID?, as principal: Principal) async throws(HealthError) -> AsyncStream<HealthSample> {
         if let patient {
+            try patient.validate()
             try await policy(for: principal).require(.read, type, of: patient)
         }
         return observers.stream(of: type, patient: patient, principal: principal)

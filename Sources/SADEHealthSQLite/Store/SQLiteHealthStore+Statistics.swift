@@ -27,12 +27,19 @@ extension SQLiteHealthStore {
     ) async throws(HealthError) -> [HealthStatistics] {
         guard interval > 0, interval.isFinite else { throw .invalidValue(field: "interval", reason: "must be a positive number of seconds") }
         guard end >= start else { throw .invalidValue(field: "end", reason: "ends before it starts") }
+        // The count may be huge or infinite (a tiny interval, an endless range), so it is
+        // compared as a Double and only converted once it is known to fit.
         let count = (end.timeIntervalSince(start) / interval).rounded(.up)
-        guard count <= 1_000_000 else {
-            throw .invalidValue(field: "interval", reason: "\(interval) s makes \(Int(count)) buckets; at most 1,000,000 are allowed")
+        guard count.isFinite, count <= Self.maximumBucketCount else {
+            throw .invalidValue(
+                field: "interval",
+                reason: "\(interval) s over \(end.timeIntervalSince(start)) s makes more than \(Int(Self.maximumBucketCount)) buckets")
         }
         return try await aggregate(type, patient: patient, from: start, to: end, interval: interval, bucketCount: Int(count), as: principal)
     }
+
+    /// The most buckets ``statisticsCollection(_:patient:from:to:interval:as:)`` makes.
+    static let maximumBucketCount: Double = 1_000_000
 
     /// The buckets, in SQL: one `GROUP BY` for count, min, max, average and sum, and for
     /// a discrete type a window query for each bucket's latest sample. A `nil`
@@ -41,7 +48,8 @@ extension SQLiteHealthStore {
         _ type: QuantityType, patient: PatientID, from start: Date, to end: Date, interval: TimeInterval?, bucketCount: Int,
         as principal: Principal
     ) async throws(HealthError) -> [HealthStatistics] {
-        try await read { db in
+        try patient.validate()
+        return try await read { db in
             let policy = AccessPolicy(principal, grants: try AccessGrantRows.fetch(of: principal, db))
             try policy.require(.read, .quantity(type), of: patient)
             let origin = start.timeIntervalSinceReferenceDate

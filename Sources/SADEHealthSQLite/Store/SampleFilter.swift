@@ -15,11 +15,14 @@ struct SampleFilter {
 
     /// Samples of `type`, of `patient` or of every patient `policy` may read.
     ///
-    /// - Throws: ``HealthError/notAuthorized(principal:access:type:patient:)`` when
-    ///   `patient` is given and the policy does not cover it.
+    /// - Throws: ``HealthError/invalidValue(field:reason:)`` for an unusable patient
+    ///   identifier (``PatientID/validate(field:)``), or
+    ///   ``HealthError/notAuthorized(principal:access:type:patient:)`` when `patient`
+    ///   is given and the policy does not cover it.
     init(_ type: HealthType, patient: PatientID?, policy: AccessPolicy) throws(HealthError) {
         add("type = ?", type.identifier)
         if let patient {
+            try patient.validate()
             try policy.require(.read, type, of: patient)
             add("patient = ?", patient.rawValue)
         } else if let allowed = policy.patients(.read, type) {

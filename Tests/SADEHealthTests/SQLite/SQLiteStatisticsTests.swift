@@ -92,4 +92,20 @@ struct SQLiteStatisticsTests {
         let backwards = await healthError { _ = try await store.statistics(.heartRate, patient: "p-1", from: at(10), to: at(0), as: .system) }
         #expect(backwards == .invalidValue(field: "end", reason: "ends before it starts"))
     }
+
+    /// The bucket count was converted with `Int(_:)` to write this very error, which
+    /// traps for a count beyond `Int.max` or an infinite one.
+    /// The end in seconds since 1970, not as a date: describing an infinite `Date` traps.
+    @Test("a bucket count beyond any integer, or infinite, is an invalid interval, not a crash", arguments: [
+        (1e-12, 1e9), (1e-300, 1e9), (60, 1e12), (3600, .infinity),
+    ] as [(TimeInterval, Double)])
+    func hugeBucketCounts(interval: TimeInterval, endSeconds: Double) async throws {
+        let end = Date(timeIntervalSince1970: endSeconds)
+        let store = try SQLiteHealthStore.inMemory()
+        let error = await healthError {
+            _ = try await store.statisticsCollection(.heartRate, patient: "p-1", from: Date(timeIntervalSince1970: 0), to: end, interval: interval, as: .system)
+        }
+        guard case .invalidValue(field: "interval", let reason)? = error else { Issue.record("\(String(describing: error))"); return }
+        #expect(reason.contains("more than 1000000 buckets"))
+    }
 }

@@ -65,10 +65,44 @@ struct HealthSampleValidationTests {
         #expect(complaint(.quantity(.heartRate, 72, patient: "", at: now)) == "patient")
     }
 
-    @Test("a unit of the wrong dimension is an incompatibleUnits error")
+    @Test("a unit of the wrong dimension names the field unit (incompatibleUnits is for direct conversions)")
     func rejectsWrongDimension() {
-        let sample = HealthSample.quantity(.heartRate, 72, .kilogram, patient: "p", at: now)
-        #expect(throws: HealthError.incompatibleUnits(from: "kg", to: "count/min")) { try sample.validate() }
+        #expect(complaint(.quantity(.heartRate, 72, .kilogram, patient: "p", at: now)) == "unit")
+        #expect(complaint(.bloodPressure(systolic: 120, diastolic: 80, patient: "p", at: now).withMemberUnit(.percent)) == "unit")
+    }
+
+    /// Seconds since 1970, not dates: describing an infinite `Date` traps.
+    @Test("start and end must be dates in the years 0001–9999: not infinite, not a number, not year 10000", arguments: [
+        Double.infinity, -.infinity, .nan, 1e17, 253_402_300_800, -62_135_596_801,
+    ])
+    func rejectsImpossibleDates(seconds: Double) {
+        let date = Date(timeIntervalSince1970: seconds)
+        #expect(complaint(.quantity(.heartRate, 72, patient: "p", at: date)) == "start")
+        #expect(complaint(.quantity(.heartRate, 72, patient: "p", at: now, end: date)) == "end")
+    }
+
+    @Test("the first and the last millisecond of the years 0001–9999 are possible dates")
+    func acceptsExtremeDates() {
+        let first = Date(timeIntervalSince1970: -62_135_596_800), last = Date(timeIntervalSince1970: 253_402_300_799.999)
+        #expect(complaint(.quantity(.heartRate, 72, patient: "p", at: first, end: last)) == nil)
+    }
+
+    @Test("NUL in the device, the source or metadata names that field; line breaks are fine")
+    func rejectsNUL() {
+        #expect(complaint(.quantity(.heartRate, 72, patient: "p", at: now, device: "oxi\u{0}meter")) == "device")
+        #expect(complaint(.quantity(.heartRate, 72, patient: "p", at: now, source: "agent\u{0}")) == "source")
+        #expect(complaint(.quantity(.heartRate, 72, patient: "p", at: now, metadata: ["k\u{0}": "v"])) == "metadata")
+        #expect(complaint(.quantity(.heartRate, 72, patient: "p", at: now, metadata: ["k": "v\u{0}w"])) == "metadata")
+        #expect(complaint(.quantity(.heartRate, 72, patient: "p", at: now, source: "a\nb", metadata: ["note": "line\tone\nline two"])) == nil)
+    }
+
+    @Test("a patient identifier with a control character, or too long, names the field patient (also in a member)")
+    func rejectsUnusablePatient() {
+        for id in ["p-1\u{0}x", "p-1\n", "\u{7F}", "\u{1F}p", String(repeating: "p", count: PatientID.maximumLength + 1)] {
+            #expect(complaint(.quantity(.heartRate, 72, patient: PatientID(id), at: now)) == "patient", "\(id.debugDescription)")
+        }
+        #expect(complaint(.quantity(.heartRate, 72, patient: PatientID(String(repeating: "é", count: PatientID.maximumLength / 2)), at: now)) == nil)
+        #expect(complaint(.bloodPressure(systolic: 120, diastolic: 80, patient: "p\u{0}", at: now)) == "patient")
     }
 
     @Test("an unknown type identifier is rejected when a sample is decoded")
@@ -104,15 +138,39 @@ struct HealthSampleValidationTests {
         #expect(complaint(.bloodPressure(systolic: -5, diastolic: 80, patient: "p", at: now)) == "value")
     }
 
-    @Test("an ECG needs a positive sampling frequency, voltages in a voltage unit, finite voltages")
+    @Test("a correlation holds one member of each member type, at its own time")
+    func rejectsOddCorrelations() {
+        let systolic = HealthSample.quantity(.bloodPressureSystolic, 120, patient: "p", at: now)
+        let diastolic = HealthSample.quantity(.bloodPressureDiastolic, 80, patient: "p", at: now)
+        func bloodPressure(_ members: [HealthSample], end: Date? = nil) -> HealthSample {
+            HealthSample(patient: "p", type: .correlation(.bloodPressure), value: .correlation(members), start: now, end: end)
+        }
+        #expect(complaint(bloodPressure([systolic, diastolic])) == nil)
+        #expect(complaint(bloodPressure([systolic, .quantity(.bloodPressureSystolic, 90, patient: "p", at: now)])) == "members")
+        #expect(complaint(bloodPressure([systolic, .quantity(.bloodPressureDiastolic, 80, patient: "p", at: now + 600)])) == "members")
+        #expect(complaint(bloodPressure([systolic, diastolic], end: now + 60)) == "members", "members end before the reading does")
+        #expect(complaint(bloodPressure([systolic])) == "members", "half a blood pressure")
+    }
+
+    @Test("an ECG needs a positive sampling frequency, at least one voltage, voltages in a voltage unit, finite voltages")
     func rejectsBadElectrocardiograms() {
         func ecg(_ ecg: Electrocardiogram) -> HealthSample {
             HealthSample(patient: "p", type: .electrocardiogram, value: .electrocardiogram(ecg), start: now)
         }
         #expect(complaint(ecg(Electrocardiogram(samplingFrequency: 0, voltages: [1]))) == "samplingFrequency")
         #expect(complaint(ecg(Electrocardiogram(samplingFrequency: 512, voltages: [.nan]))) == "voltages")
-        #expect(throws: HealthError.incompatibleUnits(from: "mmHg", to: "V")) {
-            try ecg(Electrocardiogram(samplingFrequency: 512, voltages: [1], unit: .millimeterOfMercury)).validate()
-        }
+        #expect(complaint(ecg(Electrocardiogram(samplingFrequency: 512, voltages: []))) == "voltages")
+        #expect(complaint(ecg(Electrocardiogram(samplingFrequency: 512, voltages: [1], unit: .millimeterOfMercury))) == "unit")
+    }
+}
+
+private extension HealthSample {
+    /// This correlation with its first member's quantity in `unit` (same number).
+    func withMemberUnit(_ unit: HealthUnit) -> HealthSample {
+        guard case .correlation(var members) = value, case .quantity(let quantity) = members[0].value else { return self }
+        members[0].value = .quantity(HealthQuantity(quantity.value, unit))
+        var copy = self
+        copy.value = .correlation(members)
+        return copy
     }
 }
