@@ -33,20 +33,43 @@ extension SQLiteHealthStore {
     /// Deletes the samples with these identifiers (a correlation with its members);
     /// each deletion shows in anchored queries. Unknown identifiers are skipped.
     ///
+    /// A member of a correlation goes only with its correlation: a blood pressure is a
+    /// systolic and a diastolic value taken together, and half of one is no reading
+    /// (nor a valid sample, ``HealthSample/validate()``). Deleting a member alone is
+    /// refused; listing it beside its correlation is fine.
+    ///
     /// - Returns: how many of the identifiers were stored.
-    /// - Throws: ``HealthError/notAuthorized(principal:access:type:patient:)`` unless the
-    ///   principal may share every sample's type for its patient (then nothing is deleted).
+    /// - Throws: ``HealthError/invalidValue(field:reason:)`` naming `ids` for a member
+    ///   of a correlation that is not deleted with it, or
+    ///   ``HealthError/notAuthorized(principal:access:type:patient:)`` unless the
+    ///   principal may share every sample's type for its patient; then nothing is deleted.
     @discardableResult
     public func delete(_ ids: [UUID], as principal: Principal) async throws(HealthError) -> Int {
         guard !ids.isEmpty else { return 0 }
         return try await write { db in
             let policy = AccessPolicy(principal, grants: try AccessGrantRows.fetch(of: principal, db))
-            let find = try db.cachedStatement(sql: "SELECT change_number, patient, type FROM sample WHERE uuid = ?")
+            let find = try db.cachedStatement(
+                sql: """
+                    SELECT sample.change_number, sample.patient, sample.type, sample.correlation, parent.uuid, parent.type
+                    FROM sample LEFT JOIN sample AS parent ON parent.change_number = sample.correlation
+                    WHERE sample.uuid = ?
+                    """)
             var found: Set<Int64> = []
+            var members: [(id: UUID, correlation: Int64, reading: UUID, type: String)] = []
             for id in Set(ids) {
                 guard let row = try Row.fetchOne(find, arguments: [id]) else { continue }
                 try policy.require(.share, try HealthType(identifier: row.decode(atIndex: 2)), of: PatientID(rawValue: try row.decode(atIndex: 1)))
                 found.insert(try row.decode(atIndex: 0))
+                if let correlation = try row.decode(Int64?.self, atIndex: 3) {
+                    members.append((id, correlation, try row.decode(atIndex: 4), try row.decode(atIndex: 5)))
+                }
+            }
+            for member in members.sorted(by: { $0.id.uuidString < $1.id.uuidString }) where !found.contains(member.correlation) {
+                let reading = member.type == HealthType.correlation(.bloodPressure).identifier ? "blood-pressure reading" : "\(member.type) correlation"
+                throw HealthError.invalidValue(
+                    field: "ids",
+                    reason: "sample \(member.id.uuidString.lowercased()) is part of \(reading) \(member.reading.uuidString.lowercased()); "
+                        + "delete the \(reading) instead")
             }
             try SampleDeletion.delete(changeNumbers: found.sorted(), db)
             return found.count

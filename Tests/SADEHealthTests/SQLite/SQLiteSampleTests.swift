@@ -137,4 +137,24 @@ struct SQLiteSampleTests {
             #expect(try await store.samples(SampleQuery(.quantity(.heartRate)), as: .system) == [samples[1]])
         }
     }
+
+    @Test("a member of a blood pressure is not deleted alone: the reading stays whole; with its correlation it goes", arguments: StoreKind.allCases)
+    func deletesNoHalfReading(kind: StoreKind) async throws {
+        try await withStore(kind) { store in
+            let pressure = HealthSample.bloodPressure(systolic: 120, diastolic: 80, patient: "p-1", at: t0)
+            try await store.save(pressure, as: .system)
+            guard case .correlation(let members) = pressure.value else { Issue.record("not a correlation"); return }
+            let agent = Principal.agent("Collector")
+            try await store.grant(AccessGrant(agent, .share, types: [.quantity(.bloodPressureSystolic)], patients: ["p-1"]))
+            for principal in [agent, .system] {
+                let error = await healthError { try await store.delete([members[0].id], as: principal) }
+                guard case .invalidValue(field: "ids", let reason)? = error else { Issue.record("\(String(describing: error))"); return }
+                #expect(reason.contains(pressure.id.uuidString.lowercased()) && reason.contains("delete the blood-pressure reading instead"))
+            }
+            #expect(try await store.samples(SampleQuery(.correlation(.bloodPressure), patient: "p-1"), as: .system) == [pressure])
+            // Listed beside its correlation, a member is simply deleted with it.
+            #expect(try await store.delete([members[0].id, pressure.id], as: .system) == 2)
+            #expect(try await store.samples(SampleQuery(.quantity(.bloodPressureDiastolic), patient: "p-1"), as: .system).isEmpty)
+        }
+    }
 }
