@@ -6,6 +6,11 @@ import Foundation
 /// quantity, a category value or a blood-pressure correlation. Any store will do;
 /// every call is checked against the principal's grants.
 ///
+/// **Characteristics** (age, sex, blood type) have no health type of their own: a
+/// principal may read them for a patient when it may read at least one health type
+/// of that patient (whoever may see any of the patient's data may know whose data it
+/// is); ``Principal/system`` always may.
+///
 /// ```swift
 /// let health = HealthReaderWriter(store: store, as: .agent("Collector"))
 /// try await health.saveQuantity(.heartRate, value: 72, for: "p-1")
@@ -27,22 +32,32 @@ public struct HealthReaderWriter<Store: HealthStore & ClinicalRegistry>: Sendabl
 
     /// The patient's age in whole years at `date`; `nil` without a date of birth.
     ///
-    /// - Throws: ``HealthError/notFound(_:)`` for a patient not in the registry.
+    /// - Throws: ``HealthError/notAuthorized(principal:access:type:patient:)`` unless
+    ///   the principal may read some health type of the patient, then
+    ///   ``HealthError/notFound(_:)`` for a patient not in the registry.
     public func age(of patient: PatientID, at date: Date = Date()) async throws(HealthError) -> Int? {
-        try await registered(patient).age(at: date)
+        try await registered(patient, reading: "age").age(at: date)
     }
 
-    /// The patient's recorded sex.
+    /// The patient's recorded sex; throws as ``age(of:at:)``.
     public func biologicalSex(of patient: PatientID) async throws(HealthError) -> BiologicalSex {
-        try await registered(patient).sex
+        try await registered(patient, reading: "biologicalSex").sex
     }
 
-    /// The patient's blood type.
+    /// The patient's blood type; throws as ``age(of:at:)``.
     public func bloodType(of patient: PatientID) async throws(HealthError) -> BloodType {
-        try await registered(patient).bloodType
+        try await registered(patient, reading: "bloodType").bloodType
     }
 
-    private func registered(_ patient: PatientID) async throws(HealthError) -> Patient {
+    /// The record, once the principal is known to read some type of the patient
+    /// (checked first, so that a stranger cannot learn who is registered).
+    private func registered(_ patient: PatientID, reading characteristic: String) async throws(HealthError) -> Patient {
+        try patient.validate()
+        var allowed = principal.kind == .system
+        for type in HealthType.all where !allowed {
+            allowed = try await store.isAuthorized(principal, to: .read, type, of: patient)
+        }
+        guard allowed else { throw .notAuthorized(principal: principal, access: .read, type: characteristic, patient: patient) }
         guard let record = try await store.patient(patient) else { throw .notFound("patient \(patient)") }
         return record
     }

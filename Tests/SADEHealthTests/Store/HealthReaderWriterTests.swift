@@ -12,11 +12,39 @@ struct HealthReaderWriterTests {
         let store = try SQLiteHealthStore.inMemory()
         let born = Date(timeIntervalSince1970: 0)  // 1970-01-01
         try await store.save(Patient(id: "p-1", name: "Ana", dateOfBirth: born, sex: .female, bloodType: .abNegative))
+        try await store.grant(AccessGrant(collector, .read, types: [.quantity(.heartRate)]))
         let health = HealthReaderWriter(store: store, as: collector)
         #expect(try await health.age(of: "p-1", at: Date(timeIntervalSince1970: 1_700_000_000)) == 53)
         #expect(try await health.biologicalSex(of: "p-1") == .female)
         #expect(try await health.bloodType(of: "p-1") == .abNegative)
         #expect(await healthError { _ = try await health.age(of: "p-9") } == .notFound("patient p-9"))
+    }
+
+    @Test("characteristics need a read grant for the patient, of any one type; the system always may")
+    func characteristicsNeedAGrant() async throws {
+        let store = try SQLiteHealthStore.inMemory()
+        try await store.save(Patient(id: "p-1", name: "Ana", dateOfBirth: Date(timeIntervalSince1970: 0), sex: .female, bloodType: .abNegative))
+        let health = HealthReaderWriter(store: store, as: collector)
+        func refusals() async -> [HealthError?] {
+            [
+                await healthError { _ = try await health.age(of: "p-1", at: t0) },
+                await healthError { _ = try await health.biologicalSex(of: "p-1") },
+                await healthError { _ = try await health.bloodType(of: "p-1") },
+            ]
+        }
+        let denied = ["age", "biologicalSex", "bloodType"].map { HealthError.notAuthorized(principal: collector, access: .read, type: $0, patient: "p-1") }
+        #expect(await refusals() == denied, "no grant at all")
+        // Sharing is not reading; reading another patient is not reading this one.
+        try await store.grant(AccessGrant(collector, .share, types: [.quantity(.heartRate)], patients: ["p-1"]))
+        try await store.grant(AccessGrant(collector, .read, types: [.quantity(.heartRate)], patients: ["p-2"]))
+        #expect(await refusals() == denied, "no read grant for p-1")
+        // An unknown patient is refused as a known one, so a stranger cannot probe the registry.
+        #expect(await healthError { _ = try await health.bloodType(of: "p-9") } == .notAuthorized(principal: collector, access: .read, type: "bloodType", patient: "p-9"))
+
+        try await store.grant(AccessGrant(collector, .read, types: [.category(.supplementalOxygen)], patients: ["p-1"]))
+        #expect(await refusals() == [nil, nil, nil])
+        #expect(try await health.bloodType(of: "p-1") == .abNegative)
+        #expect(try await HealthReaderWriter(store: store, as: .system).biologicalSex(of: "p-1") == .female)
     }
 
     @Test("an agent authorized by the set-up assistant saves and reads quantity, category and correlation samples")
