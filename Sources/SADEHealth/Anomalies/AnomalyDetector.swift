@@ -7,15 +7,18 @@ import Foundation
 /// **Episodes.** The first abnormal finding of a kind (a vital sign out of range,
 /// NEWS2 at or above the reporting band, no data) opens an episode and is reported
 /// as an ``AnomalyPhase/onset``. Further abnormal findings are not reported again
-/// unless they are worse — a higher severity or NEWS2 band than reported so far —
-/// which is an ``AnomalyPhase/escalation``. The episode ends, reported as
+/// unless they are worse — a higher severity, NEWS2 band or NEWS2 total than
+/// reported so far — which is an ``AnomalyPhase/escalation``. The episode ends, reported as
 /// ``AnomalyPhase/resolved``, once the values have been back in range for
 /// ``Configuration/rearmAfter`` with nothing abnormal in between (hysteresis); only
 /// then does the next abnormal value open a new episode. A no-data episode ends
 /// when data arrives.
 ///
 /// **Time** is whatever the caller says it is: every method takes `now`, and sample
-/// times come from the samples. The detector never reads a clock.
+/// times come from the samples. The detector never reads a clock. A sample dated
+/// after `now` (a device with a wrong clock) counts as data arriving at `now`, so it
+/// cannot hold off the no-data check until its date; and it does not hide later
+/// samples of its NEWS2 parameter, since it does not count for NEWS2 before its time.
 public actor AnomalyDetector {
     /// What is reported when.
     public let configuration: Configuration
@@ -58,9 +61,9 @@ public actor AnomalyDetector {
         var anomalies: [Anomaly] = []
         for sample in valid {
             watch(sample.patient, record: nil, at: now)
-            anomalies += dataArrived(for: sample.patient, at: sample.end)
+            anomalies += dataArrived(for: sample.patient, at: min(sample.end, now))
             for member in Self.flattened(sample) {
-                remember(member)
+                remember(member, at: now)
                 anomalies += checkRange(of: member)
             }
         }
@@ -113,7 +116,7 @@ public actor AnomalyDetector {
         return [report(episode, .resolved, lastData: time, at: max(time, episode.started))]
     }
 
-    private func remember(_ sample: HealthSample) {
+    private func remember(_ sample: HealthSample, at now: Date) {
         let parameter: NEWS2Parameter? =
             switch sample.type {
             case .quantity(let type): NEWS2Parameter.allCases.first { $0.quantityType == type }
@@ -121,7 +124,12 @@ public actor AnomalyDetector {
             default: nil
             }
         guard let parameter else { return }
-        if let current = news2Samples[sample.patient]?[parameter], current.end > sample.end { return }
+        if let current = news2Samples[sample.patient]?[parameter] {
+            // The latest sample is kept; but one from the future (which NEWS2 cannot use
+            // yet) never pushes out one it can use now.
+            let currentIsPast = current.end <= now, sampleIsPast = sample.end <= now
+            if currentIsPast != sampleIsPast ? currentIsPast : current.end > sample.end { return }
+        }
         news2Samples[sample.patient, default: [:]][parameter] = sample
     }
 
@@ -131,7 +139,7 @@ public actor AnomalyDetector {
         else { return [] }
         let severity = configuration.severity(of: reading.value, in: range)
         return track(
-            .outOfRange(reading.type), of: sample.patient, severity: severity, band: nil, at: reading.date,
+            .outOfRange(reading.type), of: sample.patient, severity: severity, band: nil, total: nil, at: reading.date,
             typicalRange: range, readings: [reading], score: nil)
     }
 
@@ -146,8 +154,8 @@ public actor AnomalyDetector {
             .sorted { $0.type.rawValue < $1.type.rawValue }
         let severity = configuration.severity(of: score)
         return track(
-            .news2, of: patient, severity: severity, band: severity == nil ? nil : score.band, at: now, typicalRange: nil,
-            readings: readings, score: score)
+            .news2, of: patient, severity: severity, band: severity == nil ? nil : score.band, total: severity == nil ? nil : score.total,
+            at: now, typicalRange: nil, readings: readings, score: score)
     }
 
     // MARK: - Episodes
@@ -155,7 +163,7 @@ public actor AnomalyDetector {
     /// Feeds one finding into the episode of its kind: `severity` is `nil` when the
     /// value is back in range.
     private func track(
-        _ kind: AnomalyKind, of patient: PatientID, severity: AnomalySeverity?, band: NEWS2Band?, at time: Date,
+        _ kind: AnomalyKind, of patient: PatientID, severity: AnomalySeverity?, band: NEWS2Band?, total: Int?, at time: Date,
         typicalRange: ClosedRange<Double>?, readings: [PatientVitalSign], score: NEWS2Score?
     ) -> [Anomaly] {
         let key = EpisodeKey(patient: patient, kind: kind)
@@ -174,14 +182,13 @@ public actor AnomalyDetector {
         }
         if var episode = episodes[key] {
             episode.inRangeSince = nil
-            if episode.isWorse(severity: severity, band: band) {
-                episode.severity = max(episode.severity, severity)
-                episode.band = [episode.band, band].compactMap { $0 }.max()
+            if episode.isWorse(severity: severity, band: band, total: total) {
+                episode.record(severity: severity, band: band, total: total)
                 anomalies.append(report(episode, .escalation, readings: readings, score: score, at: time))
             }
             episodes[key] = episode
         } else {
-            var episode = AnomalyEpisode(patient: patient, kind: kind, started: time, severity: severity, band: band)
+            var episode = AnomalyEpisode(patient: patient, kind: kind, started: time, severity: severity, band: band, total: total)
             episode.typicalRange = typicalRange
             episodes[key] = episode
             anomalies.append(report(episode, .onset, readings: readings, score: score, at: time))

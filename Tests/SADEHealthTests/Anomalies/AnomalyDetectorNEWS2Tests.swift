@@ -129,4 +129,46 @@ struct AnomalyDetectorNEWS2Tests {
         #expect(await detector.openEpisodes.allSatisfy { $0.patient != ana })
         #expect(await detector.checkForMissingData(at: at(60)).map(\.patient) == [copd])
     }
+
+    /// Respiration rate, pulse, systolic pressure and consciousness of `ana` at `minute`.
+    private func chart(_ minute: Double, rr: Double, pulse: Double, sbp: Double, consciousness: ConsciousnessLevel = .alert) -> [HealthSample] {
+        [
+            .quantity(.respiratoryRate, rr, patient: ana, at: at(minute)), .quantity(.heartRate, pulse, patient: ana, at: at(minute)),
+            .quantity(.bloodPressureSystolic, sbp, patient: ana, at: at(minute)),
+            .category(.consciousnessLevel, consciousness.rawValue, patient: ana, at: at(minute)),
+        ]
+    }
+
+    @Test("escalation when the total rises within the band (8 → 12, both high); an equal or lower total is silent")
+    func escalationWithinBand() async {
+        let detector = AnomalyDetector()
+        var all: [Anomaly] = []
+        all += news2(await detector.evaluate(chart(0, rr: 25, pulse: 131, sbp: 95), patients: patients, at: at(0)))  // 3 + 3 + 2 = 8
+        all += news2(await detector.evaluate(chart(5, rr: 25, pulse: 131, sbp: 95), patients: patients, at: at(5)))  // 8 again
+        all += news2(await detector.evaluate(chart(10, rr: 30, pulse: 140, sbp: 85, consciousness: .voice), patients: patients, at: at(10)))  // 12
+        all += news2(await detector.evaluate(chart(15, rr: 25, pulse: 131, sbp: 95), patients: patients, at: at(15)))  // 8: still high, lower
+        all += news2(await detector.evaluate(chart(20, rr: 30, pulse: 140, sbp: 85), patients: patients, at: at(20)))  // 9: above 8, below 12
+        #expect(all.map(\.phase) == [.onset, .escalation])
+        #expect(all.map { $0.score?.total } == [8, 12])
+        #expect(all.map { $0.score?.band } == [.high, .high])
+        #expect(await detector.openEpisodes.first { $0.kind == .news2 }?.total == 12)
+    }
+
+    @Test("a sample dated in the future counts as data arriving now: it does not hold off the no-data check")
+    func futureSampleAndNoData() async {
+        let detector = AnomalyDetector(configuration: .init(noDataAfter: 15 * 60))
+        _ = await detector.evaluate([.quantity(.heartRate, 70, patient: ana, at: at(24 * 60))], patients: [:], at: at(0))
+        #expect(await detector.checkForMissingData(at: at(14.9)).isEmpty)
+        let silent = await detector.checkForMissingData(at: at(15))
+        #expect(silent.map(\.kind) == [.noData])
+        #expect(silent.first?.lastData == at(0))
+    }
+
+    @Test("a sample dated in the future does not hide the present samples of its NEWS2 parameter")
+    func futureSampleAndNEWS2() async {
+        let detector = AnomalyDetector()
+        _ = await detector.evaluate([.quantity(.respiratoryRate, 16, patient: ana, at: at(24 * 60))], patients: patients, at: at(0))
+        let flagged = news2(await detector.evaluate([.quantity(.respiratoryRate, 25, patient: ana, at: at(1))], patients: patients, at: at(1)))
+        #expect(flagged.map { $0.score?.subscore(.respirationRate) } == [3])
+    }
 }

@@ -12,6 +12,12 @@ extension NEWS2Score {
     /// category samples. Other samples are ignored; parameters without a recent
     /// sample are ``missing``.
     ///
+    /// Supplemental oxygen is a state, not a measurement: it is recorded when it is
+    /// switched on or off and holds until the next record. So the latest
+    /// ``CategoryType/supplementalOxygen`` sample that ended by `now` counts however
+    /// old it is; otherwise a patient put on oxygen hours ago would be scored as on
+    /// air (and SpO2 on scale 2 scored as if the high values were harmless).
+    ///
     /// - Parameters:
     ///   - samples: samples of a single patient, in any order.
     ///   - now: the time of scoring.
@@ -28,8 +34,8 @@ extension NEWS2Score {
         }
         let earliest = now.addingTimeInterval(-window)
         var latest: [NEWS2Parameter: HealthSample] = [:]
-        for sample in samples.flatMap(Self.flattened) where sample.end >= earliest && sample.end <= now {
-            guard let parameter = Self.parameter(of: sample) else { continue }
+        for sample in samples.flatMap(Self.flattened) where sample.end <= now {
+            guard let parameter = Self.parameter(of: sample), sample.end >= earliest || parameter == .airOrOxygen else { continue }
             if let current = latest[parameter], current.end > sample.end { continue }
             latest[parameter] = sample
         }

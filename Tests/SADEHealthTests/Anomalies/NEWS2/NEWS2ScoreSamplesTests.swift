@@ -82,4 +82,18 @@ struct NEWS2ScoreSamplesTests {
         let samples: [HealthSample] = [.category(.consciousnessLevel, 9, patient: patient, at: ago(1))]
         #expect(throws: HealthError.self) { try NEWS2Score(latestOf: samples, at: now, window: 3600, scale2: false) }
     }
+
+    @Test("supplemental oxygen is a state: the latest record counts however old, a future one does not")
+    func oxygenIsAState() throws {
+        let spo2 = HealthSample.quantity(.oxygenSaturation, 97, patient: patient, at: ago(10))
+        let onOxygen = HealthSample.category(.supplementalOxygen, 1, patient: patient, at: ago(5 * 3600))
+        let score = try NEWS2Score(latestOf: [onOxygen, spo2], at: now, window: 3600, scale2: true)
+        #expect(score.observations.onSupplementalOxygen == true)
+        #expect(score.subscore(.airOrOxygen) == 2)
+        #expect(score.subscore(.oxygenSaturation) == 3, "97 % on oxygen, scale 2")
+        let offAgain = HealthSample.category(.supplementalOxygen, 0, patient: patient, at: ago(2 * 3600))
+        #expect(try NEWS2Score(latestOf: [onOxygen, offAgain, spo2], at: now, window: 3600, scale2: true).subscore(.oxygenSaturation) == 0)
+        let future = HealthSample.category(.supplementalOxygen, 0, patient: patient, at: now.addingTimeInterval(60))
+        #expect(try NEWS2Score(latestOf: [onOxygen, future, spo2], at: now, window: 3600, scale2: true).subscore(.airOrOxygen) == 2)
+    }
 }
