@@ -8,6 +8,11 @@ import SADEACL
 /// ``millisecondPrecision(_:)`` of the original. It reads any FHIR `dateTime` that
 /// has a time and a zone (`Z` or `±hh:mm`, any number of fraction digits, rounded to
 /// the millisecond); a date without a time is not an instant and is refused.
+///
+/// FHIR text holds the years 0001 to 9999 (``HealthSample/possibleDates``). Writing
+/// never fails: a date outside is written as the nearest instant inside (one that is
+/// not a number as the earliest). Samples cannot hold such dates, and the exporter
+/// refuses a date of birth outside, so only a caller passing its own date sees this.
 public enum FHIRDateTime {
     /// `date` as FHIR `dateTime` text in UTC, to the millisecond.
     public static func string(from date: Date) -> String {
@@ -69,8 +74,13 @@ public enum FHIRDateTime {
 
     // MARK: Arithmetic on whole days (proleptic Gregorian calendar, H. Hinnant's algorithms)
 
+    /// Milliseconds since 1970, clamped to the years 0001–9999 so that no date traps.
     static func epochMilliseconds(_ date: Date) -> Int {
-        Int((date.timeIntervalSince1970 * 1000).rounded())
+        let milliseconds = (date.timeIntervalSince1970 * 1000).rounded()
+        let earliest = HealthSample.possibleDates.lowerBound.timeIntervalSince1970 * 1000
+        let latest = HealthSample.possibleDates.upperBound.timeIntervalSince1970 * 1000 - 1
+        guard !milliseconds.isNaN else { return Int(earliest) }
+        return Int(min(max(milliseconds, earliest), latest))
     }
 
     private static func floorDivide(_ value: Int, _ divisor: Int) -> (Int, Int) {

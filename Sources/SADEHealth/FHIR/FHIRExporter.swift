@@ -24,9 +24,11 @@ public struct FHIRExporter: Sendable {
 
     /// The Bundle for `patient` and `samples`.
     ///
-    /// - Throws: ``HealthError`` when a sample is invalid (``HealthSample/validate()``)
-    ///   or about another patient.
+    /// - Throws: ``HealthError`` when the patient (``Patient/validate()``: e.g. a date
+    ///   of birth outside the years 0001–9999) or a sample (``HealthSample/validate()``)
+    ///   is invalid, or a sample is about another patient.
     public func bundle(patient: Patient, samples: [HealthSample]) throws(HealthError) -> FHIRBundle {
+        try patient.validate()
         let patientURL = Self.fullUrl(of: patient.id)
         let subject = FHIRReference(reference: patientURL, display: patient.name.isEmpty ? nil : patient.name)
         var entries = [FHIRBundle.Entry(fullUrl: patientURL, resource: .patient(resource(for: patient)))]

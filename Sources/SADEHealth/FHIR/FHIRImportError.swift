@@ -57,10 +57,14 @@ public struct FHIRImportError: Error, Hashable, Sendable, CustomStringConvertibl
         case badValue(element: String, reason: String)
         /// A status other than `final`, `amended`, `corrected` or `preliminary`.
         case unsupportedStatus(String)
-        /// Two observations carry the same sample UUID.
+        /// Two samples carry the same UUID: two observations, or a blood-pressure
+        /// component and another observation or component.
         case duplicateSample(UUID)
         /// The sample the entry describes is impossible (``HealthSample/validate()``).
         case invalidSample(HealthError)
+        /// The Patient cannot be stored as it is (``Patient/validate()``), e.g. an
+        /// identifier with a control character.
+        case invalidPatient(HealthError)
 
         /// A sentence saying what is wrong.
         public var description: String {
@@ -82,6 +86,7 @@ public struct FHIRImportError: Error, Hashable, Sendable, CustomStringConvertibl
             case .unsupportedStatus(let status): "status '\(status)' is not final, amended, corrected or preliminary"
             case .duplicateSample(let id): "sample \(id.uuidString.lowercased()) appears twice"
             case .invalidSample(let error): "invalid sample: \(error)"
+            case .invalidPatient(let error): "invalid patient: \(error)"
             }
         }
     }

@@ -29,7 +29,12 @@ public struct FHIRImporter: Sendable {
         do {
             bundle = try JSONDecoder().decode(FHIRBundle.self, from: json)
         } catch let error as DecodingError {
-            throw Self.describe(error, in: json)
+            let described = Self.describe(error, in: json)
+            // Refused as a whole, without a place: perhaps a number too large for a Double.
+            if described.entry == nil, case .malformedJSON(path: "", _) = described.problem, let found = Self.unrepresentableNumber(in: json) {
+                throw found
+            }
+            throw described
         } catch {
             throw FHIRImportError(entry: nil, problem: .malformedJSON(path: "", reason: "\(error)"))
         }
@@ -69,13 +74,21 @@ public struct FHIRImporter: Sendable {
                 guard let resource = entry.resource else { throw FHIRImportError.Problem.missingElement("resource") }
                 guard case .observation(let observation) = resource else { throw FHIRImportError.Problem.wrongResourceType(resource.resourceType) }
                 let sample = try Self.sample(from: observation, fullUrl: entry.fullUrl, patient: patient.id, subjects: subjects)
-                guard seen.insert(sample.id).inserted else { throw FHIRImportError.Problem.duplicateSample(sample.id) }
+                // A blood-pressure component is a sample of its own, with its own UUID.
+                for id in [sample.id] + Self.memberIDs(of: sample) where !seen.insert(id).inserted {
+                    throw FHIRImportError.Problem.duplicateSample(id)
+                }
                 samples.append(sample)
             } catch {
                 throw FHIRImportError(entry: Self.location(entry, index), problem: error)
             }
         }
         return PatientRecord(patient: patient, samples: samples)
+    }
+
+    private static func memberIDs(of sample: HealthSample) -> [UUID] {
+        guard case .correlation(let members) = sample.value else { return [] }
+        return members.map(\.id)
     }
 
     static func location(_ entry: FHIRBundle.Entry, _ index: Int) -> FHIRImportError.Entry {
@@ -115,6 +128,11 @@ public struct FHIRImporter: Sendable {
         for attribute in extensions.all(URL.attribute) {
             let (key, value) = try pair(attribute, "extension attribute")
             patient.attributes[key] = value
+        }
+        do {
+            try patient.validate()
+        } catch {
+            throw .invalidPatient(error)
         }
         return patient
     }

@@ -35,4 +35,16 @@ struct FHIRDateTimeTests {
             #expect(FHIRDateTime.date(from: FHIRDateTime.string(from: date)) == FHIRDateTime.millisecondPrecision(date), "\(seconds)")
         }
     }
+
+    @Test("dates outside the years 0001–9999 are written as the nearest instant inside, never a crash")
+    func clampsImpossibleDates() {
+        let last = "9999-12-31T23:59:59.999Z", first = "0001-01-01T00:00:00.000Z"
+        #expect(FHIRDateTime.string(from: Date(timeIntervalSince1970: 1e17)) == last)
+        #expect(FHIRDateTime.string(from: Date(timeIntervalSinceReferenceDate: .infinity)) == last)
+        #expect(FHIRDateTime.string(from: Date(timeIntervalSinceReferenceDate: -.infinity)) == first)
+        #expect(FHIRDateTime.string(from: Date(timeIntervalSinceReferenceDate: .nan)) == first)
+        #expect(FHIRDateTime.dateString(from: Date(timeIntervalSince1970: -1e17)) == "0001-01-01")
+        #expect(FHIRDateTime.dateString(from: Date(timeIntervalSince1970: 1e300)) == "9999-12-31")
+        #expect(FHIRDateTime.string(from: Date(timeIntervalSince1970: 253_402_300_799.999)) == last)
+    }
 }

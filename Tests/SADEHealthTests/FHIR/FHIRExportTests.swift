@@ -237,4 +237,23 @@ struct FHIRExportTests {
             try FHIRExporter().bundle(patient: F.patient, samples: [impossible])
         }
     }
+
+    /// Writing such a date trapped on an integer overflow.
+    @Test("export refuses a date of birth or a sample date outside the years 0001–9999, naming the field")
+    func exportRefusesImpossibleDates() {
+        var patient = F.patient
+        patient.dateOfBirth = Date(timeIntervalSince1970: 1e17)
+        #expect(throws: HealthError.invalidValue(field: "dateOfBirth", reason: "is not a date in the years 0001–9999")) {
+            try FHIRExporter().json(patient: patient, samples: [])
+        }
+        var far = HealthSample.quantity(.heartRate, 70, patient: "p-1", at: F.t0)
+        far.start = Date(timeIntervalSince1970: 1e17)
+        far.end = far.start
+        #expect(throws: HealthError.self) { try FHIRExporter().json(patient: F.patient, samples: [far]) }
+        do {
+            _ = try FHIRExporter().json(patient: F.patient, samples: [far])
+        } catch {
+            guard case .invalidValue(field: "start", _) = error else { Issue.record("\(error)"); return }
+        }
+    }
 }

@@ -164,4 +164,45 @@ struct FHIRImportErrorTests {
         #expect(gender?.entry == FHIRImportError.Entry(index: 0, fullUrl: "urn:a", id: "a"))
         guard case .badValue("gender", _)? = gender?.problem else { Issue.record("\(String(describing: gender))"); return }
     }
+
+    @Test("a patient identifier with a control character is refused at the Patient entry, before it can name another patient")
+    func patientIdentifier() {
+        for id in [#"p-1\u0000x"#, #"p-1\n"#, #"\u007f"#] {
+            let error = Self.failure(#"""
+                {"resourceType": "Bundle", "type": "collection", "entry": [{"fullUrl": "urn:a", "resource": {"resourceType": "Patient", "id": "a",
+                  "identifier": [{"system": "urn:sade:patient", "value": "\#(id)"}]}}]}
+                """#)
+            #expect(error?.entry == FHIRImportError.Entry(index: 0, fullUrl: "urn:a", id: "a"), "\(id)")
+            guard case .invalidPatient(.invalidValue(field: "id", _))? = error?.problem else { Issue.record("\(id): \(String(describing: error))"); return }
+        }
+    }
+
+    @Test("a blood-pressure component whose id is another sample's names the entry that repeats it")
+    func duplicateComponentID() throws {
+        let earlier = try Self.failure(changing: 5) { $0.component?[0].id = F.id(1).uuidString.lowercased() }
+        #expect(earlier == FHIRImportError(entry: Self.entry(5), problem: .duplicateSample(F.id(1))))
+        let itself = try Self.failure(changing: 5) { $0.component?[1].id = F.id(5).uuidString.lowercased() }
+        #expect(itself == FHIRImportError(entry: Self.entry(5), problem: .duplicateSample(F.id(5))))
+        let twice = try Self.failure(changing: 5) { observation in
+            let first = observation.component?[0].id
+            observation.component?[1].id = first
+        }
+        #expect(twice == FHIRImportError(entry: Self.entry(5), problem: .duplicateSample(F.id(105))))
+        // A later observation with a component's id is the one named.
+        let later = try Self.failure(changing: 12) {
+            $0.id = F.id(205).uuidString.lowercased()
+            $0.identifier = nil
+        }
+        #expect(later?.entry?.index == Self.entry(12).index)
+        #expect(later?.problem == .duplicateSample(F.id(205)))
+    }
+
+    @Test("a number too large for a Double names the entry and the path")
+    func unrepresentableNumber() throws {
+        var text = String(decoding: try FHIRExporter().json(patient: F.patient, samples: F.samples), as: UTF8.self)
+        let range = try #require(text.range(of: "\"value\" : 1234\n"))  // the steps
+        text.replaceSubrange(range, with: "\"value\" : 1e400\n")
+        let error = Self.failure(text)
+        #expect(error == FHIRImportError(entry: Self.entry(6), problem: .malformedJSON(path: "resource.valueQuantity.value", reason: "the number 1e400 is too large")))
+    }
 }

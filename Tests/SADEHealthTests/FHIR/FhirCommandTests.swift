@@ -93,4 +93,23 @@ struct FhirCommandTests {
         #expect(result.status == 1)
         #expect(result.error.hasPrefix("error: \(junk): not a FHIR Bundle in JSON"), "stderr: \(result.error)")
     }
+
+    /// SQLite reads bound text up to a NUL: `p-1\0x` was stored as `p-1`, over Ana's record.
+    @Test("a bundle whose patient identifier holds a NUL is refused at the Patient entry and does not overwrite another patient")
+    func nulPatientIdentifier() async throws {
+        let directory = try Self.directory()
+        let data = directory.appendingPathComponent("data").path
+        let ana = try Self.file(FHIRExporter().json(patient: F.patient, samples: []), in: directory)
+        #expect(try await SadeProcess.run(["fhir", "import", "--data", data, ana]).status == 0)
+
+        let mallory = try Self.file(Data(#"""
+            {"resourceType": "Bundle", "type": "collection", "entry": [{"fullUrl": "urn:m", "resource": {"resourceType": "Patient",
+              "identifier": [{"system": "urn:sade:patient", "value": "p-1\u0000x"}], "name": [{"text": "Mallory"}], "gender": "male"}}]}
+            """#.utf8), in: directory, named: "mallory.json")
+        let result = try await SadeProcess.run(["fhir", "import", "--data", data, mallory])
+        #expect(result.status == 1)
+        #expect(result.error.hasPrefix("error: \(mallory): entry 0 (urn:m): invalid patient: invalid id:"), "stderr: \(result.error)")
+        let export = try await SadeProcess.run(["fhir", "export", "--data", data, "--patient", "p-1"])
+        #expect(try FHIRImporter().record(from: Data(export.output.utf8)).patient == F.patient)
+    }
 }
