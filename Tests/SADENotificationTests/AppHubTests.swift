@@ -10,7 +10,7 @@ struct AppHubTests {
         let hub = AppNotificationHub(subscriberBuffer: 8)
         let stalled = hub.subscribe()  // never read until the end
         let count = 50
-        let readers = (0..<1000).map { _ in hub.subscribe() }
+        let readers = (0..<1000).map { _ in hub.subscribe(buffer: count) }  // room for all: no reader can fall behind
         #expect(hub.subscriberCount == 1001)
 
         let received = await withTaskGroup(of: Int.self) { group in

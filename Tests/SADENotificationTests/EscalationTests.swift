@@ -62,11 +62,66 @@ struct EscalationTests {
         #expect(try await outbox.acknowledgement(of: alarm.id)?.at == time.origin.addingTimeInterval(120))
         #expect(try await outbox.openAlerts().isEmpty)
         #expect(await desk.escalatingCount == 0)
+        #expect(clock.sleeperCount == 0, "the escalation no longer waits for its next step")
         clock.advance(by: .seconds(3600))
         #expect(try await outbox.escalations(of: alarm.id).map(\.step) == [0])
         await #expect(throws: NotificationError.unknownNotification(UUID(uuidString: "00000000-0000-0000-0000-000000000001")!)) {
             try await desk.acknowledge(UUID(uuidString: "00000000-0000-0000-0000-000000000001")!, by: "x")
         }
         await outbox.stop()
+    }
+
+    @Test("acknowledging the notice the doctor received stops the alert's escalation")
+    func acknowledgingAnEscalationNotice() async throws {
+        let (clock, time) = manualTime()
+        let hub = AppNotificationHub()
+        let mail = SwitchableChannel(name: "email", failing: false)
+        let outbox = try NotificationOutbox(directory: nil, channels: [hub, mail], clock: time)
+        await outbox.start()
+        let desk = AlertDesk(outbox: outbox)
+        var doctor = hub.subscribe(for: "doctor1").makeAsyncIterator()
+        let alarm = Notice(recipients: [], severity: .alarm, title: "RR 30", body: "b")
+        try await desk.raise(alarm, policy: Self.policy)
+        await clock.waitForSleepers(1)
+        clock.advance(by: .seconds(300))
+        let escalated = try #require(await doctor.next())
+        #expect(try await desk.acknowledge(escalated.id, by: "doctor1"))
+        #expect(try await outbox.acknowledgement(of: alarm.id)?.worker == "doctor1")
+        #expect(await desk.escalatingCount == 0)
+        #expect(clock.sleeperCount == 0)
+        clock.advance(by: .seconds(3600))
+        #expect(mail.delivered.isEmpty, "the mailing list is not bothered")
+        await outbox.stop()
+    }
+
+    @Test("after a restart, open alerts go on escalating where they stood")
+    func escalationResumedAfterRestart() async throws {
+        let directory = try TestServer.freshDirectory().path
+        let (firstClock, firstTime) = manualTime()
+        let hub = AppNotificationHub()
+        let first = try NotificationOutbox(directory: directory, channels: [hub], clock: firstTime)
+        await first.start()
+        var doctor = hub.subscribe(for: "doctor1").makeAsyncIterator()
+        let alarm = Notice(recipients: [], severity: .alarm, title: "SBP 85", body: "b")
+        try await AlertDesk(outbox: first).raise(alarm, policy: Self.policy)
+        await firstClock.waitForSleepers(1)
+        firstClock.advance(by: .seconds(300))  // the doctor step is taken …
+        _ = await doctor.next()
+        #expect(try await first.escalations(of: alarm.id).map(\.step) == [0, 1])
+        await first.stop()  // … then the process goes away
+
+        let (secondClock, laterTime) = manualTime(origin: firstTime.origin.addingTimeInterval(600))
+        let mail = SwitchableChannel(name: "email", failing: false)
+        let second = try NotificationOutbox(directory: directory, channels: [AppNotificationHub(), mail], clock: laterTime)
+        var resumedEvents = await second.events().makeAsyncIterator()
+        await second.start()
+        let desk = AlertDesk(outbox: second)
+        #expect(try await desk.resume() == 1)
+        await secondClock.waitForSleepers(1)
+        secondClock.advance(by: .seconds(300))  // 900 s after raising: the mailing list
+        _ = await next(&resumedEvents, where: { if case .delivered(_, "email") = $0 { true } else { false } })
+        #expect(try await second.escalations(of: alarm.id).map(\.step) == [0, 1, 2])
+        #expect(mail.delivered.first?.recipients == [.email("icu@hospital.test")])
+        await second.stop()
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
 import SADECore
-import SADENotification
+@testable import SADENotification
 import SADETestSupport
 import Synchronization
 import Testing
@@ -149,10 +149,50 @@ struct OutboxTests {
             return
         }
         let again = Notice(recipients: [.user("n")], severity: .alarm, title: "HR 141", body: "b", deduplicationKey: "p1-hr")
+        #expect(try await outbox.send(again).id == again.id, "a dead alert reached nobody: it stands for nothing")
+        await outbox.stop()
+    }
+
+    @Test("an alert that reached someone stands for its duplicates until acknowledged")
+    func deduplicationOfOpenAlerts() async throws {
+        let (_, time) = manualTime()
+        let working = SwitchableChannel(failing: false)
+        let outbox = try NotificationOutbox(directory: nil, channels: [working], configuration: Self.quick, clock: time)
+        var events = await outbox.events().makeAsyncIterator()
+        await outbox.start()
+        let first = Notice(recipients: [.user("n")], severity: .alarm, title: "HR 140", body: "b", deduplicationKey: "p1-hr")
+        try await outbox.send(first)
+        _ = await next(&events, where: { if case .delivered = $0 { true } else { false } })
+        let again = Notice(recipients: [.user("n")], severity: .alarm, title: "HR 141", body: "b", deduplicationKey: "p1-hr")
         #expect(try await outbox.send(again).id == first.id, "the open alert stands for the duplicate")
         #expect(try await outbox.notification(again.id) == nil)
         try await outbox.acknowledge(first.id, by: "nurse1")
         #expect(try await outbox.send(again).id == again.id, "after acknowledgement a new episode is a new alert")
+        await outbox.stop()
+    }
+
+    @Test("while a retry is due later the dispatcher waits: it does not spin")
+    func dispatcherWaits() async throws {
+        let (clock, time) = manualTime()
+        let broken = SwitchableChannel(failing: true)
+        let outbox = try NotificationOutbox(directory: nil, channels: [broken], configuration: Self.quick, clock: time)
+        var events = await outbox.events().makeAsyncIterator()
+        await outbox.start()
+        try await outbox.send(Notice(recipients: [.user("n")], severity: .information, title: "t", body: "b"))
+        _ = await next(&events, where: { if case .failed = $0 { true } else { false } })
+        await clock.waitForSleepers(1)
+        clock.advance(by: .seconds(10))  // the retry timer fires: the second attempt fails too
+        _ = await next(&events, where: { if case .failed(_, _, 2, _, _) = $0 { true } else { false } })
+        await clock.waitForSleepers(1)
+        let passes = await outbox.dispatchPasses
+        for _ in 0..<200 { await Task.yield() }
+        #expect(await outbox.dispatchPasses == passes, "no pass of the dispatch loop without news")
+        await outbox.stop()
+        await outbox.start()  // restarted: still waits
+        await clock.waitForSleepers(1)
+        let restarted = await outbox.dispatchPasses
+        for _ in 0..<200 { await Task.yield() }
+        #expect(await outbox.dispatchPasses == restarted)
         await outbox.stop()
     }
 }

@@ -1,21 +1,28 @@
 import Foundation
+import Logging
 
 /// Raises alerts and escalates them until a health-care worker acknowledges them:
-/// each step of the ``EscalationPolicy`` is a notification through the outbox, taken
-/// on the outbox's clock; acknowledging stops the remaining steps.
+/// each step of the ``EscalationPolicy`` is a notification through the outbox, due
+/// at the step's delay from raising the alert on the outbox's clock; acknowledging the
+/// alert — or any escalation notice of it — stops the remaining steps.
+///
+/// Alerts, policies and steps taken are in the outbox's database, so ``resume()``
+/// picks up the escalations of a previous run.
 public actor AlertDesk {
     /// The outbox the notices go through.
     public let outbox: NotificationOutbox
     private var escalations: [UUID: Task<Void, Never>] = [:]
+    private let logger: Logger
 
     /// Creates a desk on `outbox`.
-    public init(outbox: NotificationOutbox) {
+    public init(outbox: NotificationOutbox, logger: Logger = Logger(label: "sade.notifications.escalation")) {
         self.outbox = outbox
+        self.logger = logger
     }
 
-    /// Raises `alert`: the steps due at once go out now, later ones when due unless
-    /// the alert is acknowledged first. Information and silent notifications are just
-    /// sent. Returns the alert as stored (an open duplicate, if there is one).
+    /// Raises `alert`: the policy's immediate step goes out with it, later ones when
+    /// due unless the alert is acknowledged first. Information and silent notices are
+    /// just sent. Returns the alert as stored (an open duplicate, if there is one).
     @discardableResult
     public func raise(_ alert: Notice, policy: EscalationPolicy) async throws -> Notice {
         guard alert.severity.needsAcknowledgement else { return try await outbox.send(alert) }
@@ -23,45 +30,65 @@ public actor AlertDesk {
         if let first = policy.steps.first, first.after == .zero {  // the first step is the alert itself
             alert.recipients += first.recipients.filter { !alert.recipients.contains($0) }
         }
-        let stored = try await outbox.send(alert)
-        guard stored.id == alert.id else { return stored }  // a duplicate of an open alert
-        try await outbox.recordEscalation(alertID: alert.id, step: 0, notification: alert)
-        let start = outbox.clock.now
-        escalations[alert.id] = Task { [outbox, alert] in
-            for (index, step) in policy.steps.enumerated() where !step.recipients.isEmpty {
-                if index == 0 && step.after == .zero { continue }  // went out with the alert
-                do {
-                    try await outbox.clock.sleep(until: start.addingTimeInterval(step.after.seconds))
-                } catch {
-                    return  // acknowledged: the task was cancelled
-                }
-                guard (try? await outbox.acknowledgement(of: alert.id)) == nil else { return }
+        let stored = try await outbox.sendAlert(alert, policy: policy)
+        guard stored.id == alert.id else { return stored }
+        schedule(alert, policy: policy, raisedAt: outbox.clock.now, taken: policy.steps.first?.after == .zero ? [0] : [])
+        return stored
+    }
+
+    /// Schedules again the escalations of alerts still open in the outbox's database
+    /// (after a restart): steps already taken are skipped, overdue ones go out at once.
+    ///
+    /// - Returns: how many alerts are escalating again.
+    @discardableResult
+    public func resume() async throws -> Int {
+        var resumed = 0
+        for stored in try await outbox.openEscalations() where escalations[stored.alert.id] == nil {
+            schedule(stored.alert, policy: stored.policy, raisedAt: stored.raisedAt, taken: stored.stepsTaken)
+            resumed += 1
+        }
+        return resumed
+    }
+
+    private func schedule(_ alert: Notice, policy: EscalationPolicy, raisedAt: Date, taken: Set<Int>) {
+        escalations[alert.id] = Task { [outbox, logger] in
+            for (index, step) in policy.steps.enumerated() where !taken.contains(index) && !step.recipients.isEmpty {
+                guard (try? await outbox.clock.sleep(until: raisedAt.addingTimeInterval(step.after.seconds))) != nil,
+                    !Task.isCancelled
+                else { return }  // acknowledged
                 var notice = alert
                 notice.id = UUID()
                 notice.recipients = step.recipients
                 notice.title = "Escalated: \(alert.title)"
                 notice.deduplicationKey = nil
                 notice.createdAt = outbox.clock.now
-                try? await outbox.recordEscalation(alertID: alert.id, step: index, notification: notice)
-                _ = try? await outbox.send(notice)
+                do {
+                    guard try await outbox.sendEscalation(notice, alertID: alert.id, step: index) else { return }
+                } catch {
+                    logger.error("escalation step could not be queued", metadata: ["alert": "\(alert.id)", "step": "\(index)", "error": "\(error)"])
+                }
             }
+            await self.finished(alert.id)
         }
-        return stored
     }
 
-    /// Acknowledges an alert for `worker` and stops its escalation.
+    private func finished(_ alertID: UUID) {
+        escalations[alertID] = nil
+    }
+
+    /// Acknowledges an alert for `worker` and stops its escalation; `id` may also be
+    /// an escalation notice of the alert (what the doctor received).
     ///
-    /// - Returns: `false` if it had been acknowledged already.
+    /// - Returns: `false` if the alert had been acknowledged already.
     @discardableResult
-    public func acknowledge(_ alertID: UUID, by worker: String) async throws -> Bool {
+    public func acknowledge(_ id: UUID, by worker: String) async throws -> Bool {
+        let alertID = try await outbox.alertID(ofNotice: id)
         let first = try await outbox.acknowledge(alertID, by: worker)
+        if alertID != id { try await outbox.acknowledge(id, by: worker) }
         escalations.removeValue(forKey: alertID)?.cancel()
         return first
     }
 
     /// How many alerts are still escalating.
-    public var escalatingCount: Int {
-        escalations = escalations.filter { !$0.value.isCancelled }
-        return escalations.count
-    }
+    public var escalatingCount: Int { escalations.count }
 }

@@ -1,8 +1,8 @@
 /// Who is told about an unacknowledged alert, and when (e.g. the nurse on duty at
 /// once, the doctor after 5 minutes, the sector's mailing list after 15).
-public struct EscalationPolicy: Hashable, Sendable {
+public struct EscalationPolicy: Hashable, Sendable, Codable {
     /// One step: after a delay from raising the alert, notify these recipients.
-    public struct Step: Hashable, Sendable {
+    public struct Step: Hashable, Sendable, Codable {
         /// The delay from raising the alert.
         public var after: Duration
         /// Who to notify.

@@ -79,16 +79,6 @@ extension NotificationOutbox {
 
     // MARK: Escalation history
 
-    /// Records an escalation step taken for `alertID`.
-    func recordEscalation(alertID: UUID, step: Int, notification: Notice) throws {
-        let recipients = String(decoding: try Self.encoder.encode(notification.recipients), as: UTF8.self)
-        try database.writer.write { db in
-            try db.execute(
-                sql: "INSERT INTO escalation (alertID, step, at, notificationID, recipients) VALUES (?, ?, ?, ?, ?)",
-                arguments: [alertID.uuidString, step, clock.now.timeIntervalSince1970, notification.id.uuidString, recipients])
-        }
-    }
-
     /// The escalation steps taken for an alert, in order.
     public func escalations(of alertID: UUID) throws -> [EscalationRecord] {
         try database.writer.read { db in

@@ -46,7 +46,15 @@ public actor NotificationOutbox {
     let logger: Logger
     private var dispatcher: Task<Void, Never>?
     private var inFlight: Set<DeliveryKey> = []
-    private let (pokes, poke) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+    /// Deliveries whose outcome could not be written, kept out of dispatch until then
+    /// so a failing disk does not turn into a loop of repeated deliveries.
+    private var quarantine: [DeliveryKey: Date] = [:]
+    /// Set when there is news while the dispatcher is not waiting.
+    private var wakeRequested = false
+    /// The waiting dispatcher, resumed by news or its timer.
+    private var sleeper: CheckedContinuation<Void, Never>?
+    /// Passes of the dispatch loop, so tests can tell waiting from spinning.
+    private(set) var dispatchPasses = 0
     private var observers: [Int: AsyncStream<OutboxEvent>.Continuation] = [:]
     private var nextObserverID = 0
 
@@ -78,36 +86,43 @@ public actor NotificationOutbox {
     ///   the same deduplication key is still undelivered or open.
     @discardableResult
     public func send(_ notification: Notice) throws -> Notice {
-        let now = clock.now
-        let payload = String(decoding: try Self.encoder.encode(notification), as: UTF8.self)
-        let chosen = channels.values.filter { $0.accepts(notification) }.map(\.name).sorted()
-        let stored: Notice = try database.writer.write { db in
-            if let key = notification.deduplicationKey, let existing = try Self.openDuplicate(of: key, in: db) {
-                return existing
-            }
-            try db.execute(
-                sql: "INSERT INTO notification (id, payload, severity, createdAt, deduplicationKey) VALUES (?, ?, ?, ?, ?)",
-                arguments: [notification.id.uuidString, payload, notification.severity.rawValue, now.timeIntervalSince1970, notification.deduplicationKey])
-            for channel in chosen {
-                try db.execute(
-                    sql: "INSERT INTO delivery (notificationID, channel, status, nextAttemptAt) VALUES (?, ?, 'pending', ?)",
-                    arguments: [notification.id.uuidString, channel, now.timeIntervalSince1970])
-            }
-            return notification
-        }
-        if stored.id == notification.id {
-            if chosen.isEmpty { logger.warning("no channel accepts the notification", metadata: ["id": "\(notification.id)"]) }
-            poke.yield()
-        }
+        let stored = try database.writer.write { db in try insert(notification, in: db) }
+        if stored.id == notification.id { wake() }
         return stored
     }
 
-    /// An undelivered or unacknowledged notification with this deduplication key.
+    /// Inserts the notification and its pending deliveries, or returns the open
+    /// duplicate that stands for it.
+    func insert(_ notification: Notice, in db: Database) throws -> Notice {
+        if let key = notification.deduplicationKey, let existing = try Self.openDuplicate(of: key, in: db) {
+            return existing
+        }
+        let now = clock.now.timeIntervalSince1970
+        let payload = String(decoding: try Self.encoder.encode(notification), as: UTF8.self)
+        let chosen = channels.values.filter { $0.accepts(notification) }.map(\.name).sorted()
+        try db.execute(
+            sql: "INSERT INTO notification (id, payload, severity, createdAt, deduplicationKey) VALUES (?, ?, ?, ?, ?)",
+            arguments: [notification.id.uuidString, payload, notification.severity.rawValue, now, notification.deduplicationKey])
+        for channel in chosen {
+            try db.execute(
+                sql: "INSERT INTO delivery (notificationID, channel, status, nextAttemptAt) VALUES (?, ?, 'pending', ?)",
+                arguments: [notification.id.uuidString, channel, now])
+        }
+        if chosen.isEmpty { logger.warning("no channel accepts the notification", metadata: ["id": "\(notification.id)"]) }
+        return notification
+    }
+
+    /// Wakes the dispatcher after something was inserted.
+    func notifyDispatcher() { wake() }
+
+    /// A notification with this deduplication key that is still on its way (a pending
+    /// delivery) or an open alert that reached someone (delivered, not acknowledged).
+    /// One whose deliveries all died stands for nothing: a new one goes out.
     private static func openDuplicate(of key: String, in db: Database) throws -> Notice? {
         let payload = try String.fetchOne(db, sql: """
-            SELECT payload FROM notification n WHERE deduplicationKey = ? AND (
-                EXISTS (SELECT 1 FROM delivery d WHERE d.notificationID = n.id AND d.status = 'pending')
-                OR (severity IN ('warning', 'alarm') AND acknowledgedAt IS NULL))
+            SELECT payload FROM notification n WHERE deduplicationKey = ? AND EXISTS (
+                SELECT 1 FROM delivery d WHERE d.notificationID = n.id AND (d.status = 'pending'
+                OR (d.status = 'delivered' AND n.severity IN ('warning', 'alarm') AND n.acknowledgedAt IS NULL)))
             ORDER BY createdAt DESC LIMIT 1
             """, arguments: [key])
         return try payload.map { try decoder.decode(Notice.self, from: Data($0.utf8)) }
@@ -131,6 +146,7 @@ public actor NotificationOutbox {
     private func dispatch() async {
         await withDiscardingTaskGroup { group in
             while !Task.isCancelled {
+                dispatchPasses += 1
                 let due: [(DeliveryKey, Notice)]
                 let nextDue: Date?
                 do {
@@ -161,7 +177,8 @@ public actor NotificationOutbox {
             for row in rows {
                 let key = DeliveryKey(notificationID: row["notificationID"], channel: row["channel"])
                 guard !inFlight.contains(key) else { continue }
-                let at: Double = row["nextAttemptAt"]
+                var at: Double = row["nextAttemptAt"]
+                if let held = quarantine[key] { at = max(at, held.timeIntervalSince1970) }
                 if at <= now {
                     let payload: String = row["payload"]
                     due.append((key, try Self.decoder.decode(Notice.self, from: Data(payload.utf8))))
@@ -173,18 +190,41 @@ public actor NotificationOutbox {
         }
     }
 
-    /// Sleeps until `date` (forever when `nil`) or until something new arrives.
+    /// Sleeps until `date` (forever when `nil`), until something new arrives, or until
+    /// the dispatcher is cancelled.
     private func waitForWork(until date: Date?) async {
-        await withTaskGroup(of: Void.self) { group in
-            group.addTask { [pokes] in
-                var iterator = pokes.makeAsyncIterator()
-                _ = await iterator.next()
+        if wakeRequested {
+            wakeRequested = false
+            return
+        }
+        let timer = date.map { date in
+            Task { [clock] in
+                guard (try? await clock.sleep(until: date)) != nil else { return }
+                await self.wake()
             }
-            if let date {
-                group.addTask { [clock] in try? await clock.sleep(until: date) }
+        }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                if wakeRequested || Task.isCancelled {
+                    continuation.resume()
+                } else {
+                    sleeper = continuation
+                }
             }
-            await group.next()
-            group.cancelAll()
+        } onCancel: {
+            Task { await self.wake() }
+        }
+        wakeRequested = false
+        timer?.cancel()
+    }
+
+    /// Wakes the dispatcher, or makes its next wait return at once.
+    private func wake() {
+        if let sleeper {
+            self.sleeper = nil
+            sleeper.resume()
+        } else {
+            wakeRequested = true
         }
     }
 
@@ -200,12 +240,22 @@ public actor NotificationOutbox {
         } else {
             failure = ChannelError(channel: key.channel, reason: "no such channel is configured", isPermanent: false)
         }
-        record(key, notification: notification.id, failure: failure)
+        if Task.isCancelled && failure != nil {
+            // Stopping: the attempt was cut short, not refused; it stays pending.
+            inFlight.remove(key)
+            return
+        }
+        if !record(key, notification: notification.id, failure: failure) {
+            quarantine[key] = clock.now.addingTimeInterval(configuration.initialBackoff.seconds)
+        } else {
+            quarantine[key] = nil
+        }
         inFlight.remove(key)
-        poke.yield()
+        wake()
     }
 
-    private func record(_ key: DeliveryKey, notification id: UUID, failure: (any Error)?) {
+    /// Writes the attempt and its consequence; `false` if the database refused.
+    private func record(_ key: DeliveryKey, notification id: UUID, failure: (any Error)?) -> Bool {
         let now = clock.now
         let permanent = (failure as? ChannelError)?.isPermanent ?? false
         let error = failure.map { "\($0)" }
@@ -238,6 +288,7 @@ public actor NotificationOutbox {
             }
         } catch {
             logger.error("outbox could not record an attempt", metadata: ["id": "\(id)", "error": "\(error)"])
+            return false
         }
         switch event {
         case .dead(_, let channel, let error)?:
@@ -247,6 +298,7 @@ public actor NotificationOutbox {
         default: break
         }
         if let event { for observer in observers.values { observer.yield(event) } }
+        return true
     }
 
     // MARK: Observing

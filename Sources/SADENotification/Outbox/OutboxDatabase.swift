@@ -58,6 +58,13 @@ struct OutboxDatabase: Sendable {
                 table.column("recipients", .text).notNull()
             }
         }
+        migrator.registerMigration("v2-escalation-policies") { db in
+            try db.create(table: "escalationPolicy") { table in
+                table.primaryKey("alertID", .text).references("notification", onDelete: .cascade)
+                table.column("policy", .text).notNull()
+                table.column("raisedAt", .double).notNull()
+            }
+        }
         return migrator
     }
 }

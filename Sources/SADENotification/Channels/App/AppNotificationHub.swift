@@ -50,9 +50,11 @@ public final class AppNotificationHub: NotificationChannel {
         for receiver in receivers { receiver.continuation.yield(notification) }
     }
 
-    /// New notifications for `user` (every notification when `nil`) from now on.
-    public func subscribe(for user: String? = nil) -> AsyncStream<Notice> {
-        let (stream, continuation) = AsyncStream.makeStream(of: Notice.self, bufferingPolicy: .bufferingNewest(subscriberBuffer))
+    /// New notifications for `user` (every notification when `nil`) from now on;
+    /// `buffer` overrides ``subscriberBuffer`` for this subscriber.
+    public func subscribe(for user: String? = nil, buffer: Int? = nil) -> AsyncStream<Notice> {
+        let (stream, continuation) = AsyncStream.makeStream(
+            of: Notice.self, bufferingPolicy: .bufferingNewest(max(1, buffer ?? subscriberBuffer)))
         let id = state.withLock { state in
             defer { state.nextID += 1 }
             state.subscribers[state.nextID] = Subscriber(user: user, continuation: continuation)

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 
 /// The e-mail channel (SADE4Health's `EmailNotification`): one message per
 /// notification to all its e-mail recipients, through an SMTP server.
@@ -30,6 +31,10 @@ public struct EmailChannel: NotificationChannel {
             subject: prefix + notification.title, body: body, date: notification.createdAt,
             messageID: "\(notification.id.uuidString.lowercased())@sade",
             extraHeaders: [("X-SADE-Severity", notification.severity.rawValue), ("X-SADE-Notice", notification.id.uuidString)])
-        try await SMTPClient(configuration: configuration).send(message)
+        let client = SMTPClient(configuration: configuration) { refusals in
+            Logger(label: "sade.notifications.email").warning(
+                "some recipients were refused", metadata: ["notice": "\(notification.id)", "refusals": "\(refusals.map(\.reason))"])
+        }
+        try await client.send(message)
     }
 }

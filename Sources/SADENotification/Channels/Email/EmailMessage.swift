@@ -28,9 +28,10 @@ struct EmailMessage: Hashable, Sendable {
         ]
         let lines = body.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n")
             .split(separator: "\n", omittingEmptySubsequences: false)
-        // SMTP lines may not exceed 998 octets: a body with longer lines goes as base64.
+        // SMTP lines may not exceed 998 octets (997 leaves room for dot-stuffing): a body
+        // with longer lines goes as base64.
         let text: String
-        if lines.allSatisfy({ $0.utf8.count <= 998 }) {
+        if lines.allSatisfy({ $0.utf8.count <= 997 }) {
             headers.append(("Content-Transfer-Encoding", "8bit"))
             text = lines.map { $0.hasPrefix(".") ? "." + $0 : String($0) }.joined(separator: "\r\n")
         } else {

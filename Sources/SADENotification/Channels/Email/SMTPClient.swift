@@ -7,6 +7,8 @@ import NIOSSL
 /// MAIL / RCPT for every recipient / DATA, QUIT.
 struct SMTPClient: Sendable {
     let configuration: SMTPConfiguration
+    /// Told about recipients the server refused while others were accepted.
+    var onRefusedRecipients: @Sendable ([ChannelError]) -> Void = { _ in }
 
     /// Sends `message`; throws ``ChannelError`` with the server's reply when it refuses.
     func send(_ message: EmailMessage) async throws {
@@ -36,7 +38,8 @@ struct SMTPClient: Sendable {
         }
         try await withTaskCancellationHandler {
             try await channel.executeThenClose { inbound, outbound in
-                var session = SMTPSession(lines: inbound.makeAsyncIterator(), outbound: outbound, channel: channel.channel)
+                var session = SMTPSession(
+                    lines: inbound.makeAsyncIterator(), outbound: outbound, channel: channel.channel, onRefusedRecipients: onRefusedRecipients)
                 try await session.run(message, configuration: configuration)
             }
         } onCancel: {
@@ -50,6 +53,7 @@ private struct SMTPSession {
     var lines: NIOAsyncChannelInboundStream<String>.AsyncIterator
     let outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>
     let channel: any Channel
+    let onRefusedRecipients: @Sendable ([ChannelError]) -> Void
 
     mutating func run(_ message: EmailMessage, configuration: SMTPConfiguration) async throws {
         try await expect(220, after: nil)
@@ -73,9 +77,20 @@ private struct SMTPSession {
             try await authenticate(username, configuration.password ?? "", capabilities: capabilities)
         }
         _ = try await command("MAIL FROM:<\(message.from)>", expecting: 250)
+        // One refused recipient must not cost the others their copy.
+        var refusals: [ChannelError] = []
         for recipient in message.to {
-            _ = try await command("RCPT TO:<\(recipient)>", expecting: 250, 251)
+            do {
+                _ = try await command("RCPT TO:<\(recipient)>", expecting: 250, 251)
+            } catch let refusal as ChannelError {
+                refusals.append(refusal)
+            }
         }
+        guard refusals.count < message.to.count else {
+            throw ChannelError(
+                channel: "email", reason: refusals.map(\.reason).joined(separator: "; "), isPermanent: refusals.allSatisfy(\.isPermanent))
+        }
+        if !refusals.isEmpty { onRefusedRecipients(refusals) }
         _ = try await command("DATA", expecting: 354)
         try await write(message.data)
         try await expect(250, after: "DATA")
@@ -86,18 +101,19 @@ private struct SMTPSession {
         let auth = capabilities.first { $0.uppercased().hasPrefix("AUTH") }?.uppercased().split(separator: " ") ?? []
         if auth.contains("PLAIN") || !auth.contains("LOGIN") {
             let token = Data("\0\(username)\0\(password)".utf8).base64EncodedString()
-            _ = try await command("AUTH PLAIN \(token)", expecting: 235, secret: true)
+            _ = try await command("AUTH PLAIN \(token)", expecting: 235, label: "AUTH PLAIN")
         } else {
             _ = try await command("AUTH LOGIN", expecting: 334)
-            _ = try await command(Data(username.utf8).base64EncodedString(), expecting: 334, secret: true)
-            _ = try await command(Data(password.utf8).base64EncodedString(), expecting: 235, secret: true)
+            _ = try await command(Data(username.utf8).base64EncodedString(), expecting: 334, label: "AUTH LOGIN (user name)")
+            _ = try await command(Data(password.utf8).base64EncodedString(), expecting: 235, label: "AUTH LOGIN (password)")
         }
     }
 
-    /// Sends a command and reads its reply; returns the reply's text lines.
-    private mutating func command(_ line: String, expecting codes: Int..., secret: Bool = false) async throws -> [String] {
+    /// Sends a command and reads its reply; returns the reply's text lines. `label`
+    /// stands for the command in errors when the command holds a secret.
+    private mutating func command(_ line: String, expecting codes: Int..., label: String? = nil) async throws -> [String] {
         try await write(line + "\r\n")
-        return try await readReply(expecting: codes, after: secret ? String(line.prefix(10)) + "…" : line)
+        return try await readReply(expecting: codes, after: label ?? line)
     }
 
     private mutating func expect(_ code: Int, after command: String?) async throws {
@@ -117,7 +133,9 @@ private struct SMTPSession {
             }
             let code = Int(line.prefix(3))
             texts.append(String(line.dropFirst(4)))
-            guard line.count < 4 || line[line.index(line.startIndex, offsetBy: 3)] == "-" else {
+            // `250-text` continues the reply; `250 text` or a bare `250` ends it.
+            let continues = line.count >= 4 && line[line.index(line.startIndex, offsetBy: 3)] == "-"
+            guard continues else {
                 guard let code, codes.contains(code) else {
                     let permanent = code.map { (500..<600).contains($0) } ?? false
                     throw ChannelError(channel: "email", reason: "\(command ?? "greeting"): \(line)", isPermanent: permanent)

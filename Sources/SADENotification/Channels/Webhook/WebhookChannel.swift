@@ -49,10 +49,11 @@ public struct WebhookChannel: NotificationChannel {
         request.body = .bytes(ByteBuffer(bytes: body))
         let response: HTTPClientResponse
         do {
-            response = try await client.execute(request, timeout: TimeAmount.nanoseconds(Int64(timeout.components.seconds) * 1_000_000_000))
+            response = try await client.execute(request, timeout: .nanoseconds(Int64(timeout / .nanoseconds(1))))
         } catch {
             throw ChannelError(channel: name, reason: "POST \(url) failed: \(error)")
         }
+        _ = try? await response.body.collect(upTo: 64 * 1024)  // read the answer so the connection can be reused
         let status = response.status.code
         guard (200..<300).contains(status) else {
             let permanent = (400..<500).contains(status) && status != 408 && status != 429
