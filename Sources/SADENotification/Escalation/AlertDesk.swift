@@ -68,7 +68,7 @@ public actor AlertDesk {
                     logger.error("escalation step could not be queued", metadata: ["alert": "\(alert.id)", "step": "\(index)", "error": "\(error)"])
                 }
             }
-            await self.finished(alert.id)
+            self.finished(alert.id)
         }
     }
 

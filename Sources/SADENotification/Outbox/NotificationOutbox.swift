@@ -200,7 +200,7 @@ public actor NotificationOutbox {
         let timer = date.map { date in
             Task { [clock] in
                 guard (try? await clock.sleep(until: date)) != nil else { return }
-                await self.wake()
+                self.wake()
             }
         }
         await withTaskCancellationHandler {
