@@ -3,10 +3,12 @@ import GRDB
 import SADEHealth
 
 extension SQLiteHealthStore {
-    /// Aggregates of `type` for `patient` over the samples that start in
-    /// `[start, end)`, computed in SQL and given in the type's canonical unit: minimum,
-    /// maximum, average and most recent for a discrete type, the sum for a cumulative
-    /// one (HealthKit's rules). With no samples the count is 0 and the values `nil`.
+    /// Aggregates of `type` for `patient` over `[start, end)`, given in the type's
+    /// canonical unit, by HealthKit's rules: for a discrete type the minimum, maximum,
+    /// average and most recent of the samples that start in the interval (computed in
+    /// SQL); for a cumulative type the sum, where a sample spanning a time interval
+    /// counts in proportion to its overlap with `[start, end)` (1,000 steps over two
+    /// hours put 500 in each hour). With no samples the count is 0 and the values `nil`.
     ///
     /// - Throws: ``HealthError/notAuthorized(principal:access:type:patient:)``, or
     ///   ``HealthError/invalidValue(field:reason:)`` when `end` is before `start`.
@@ -52,6 +54,9 @@ extension SQLiteHealthStore {
         return try await read { db in
             let policy = AccessPolicy(principal, grants: try AccessGrantRows.fetch(of: principal, db))
             try policy.require(.read, .quantity(type), of: patient)
+            if type.aggregation == .cumulative {
+                return try Self.proportionalSums(type, patient: patient, from: start, to: end, interval: interval, bucketCount: bucketCount, db)
+            }
             let origin = start.timeIntervalSinceReferenceDate
             let bucket = interval == nil ? "0" : "CAST((start - ?1) / ?2 AS INTEGER)"
             let filter = #"patient = ?3 AND type = ?4 AND start >= ?1 AND start < ?5"#
@@ -101,6 +106,54 @@ extension SQLiteHealthStore {
                 }
                 return statistics
             }
+        }
+    }
+
+    /// Cumulative sums per bucket with each sample spread over its own interval: the
+    /// part of the value that falls in a bucket is proportional to the time the sample
+    /// overlaps it; a sample at an instant counts wholly in the bucket it falls in.
+    /// `count` is the number of samples that contributed to the bucket.
+    private static func proportionalSums(
+        _ type: QuantityType, patient: PatientID, from start: Date, to end: Date, interval: TimeInterval?, bucketCount: Int,
+        _ db: Database
+    ) throws -> [HealthStatistics] {
+        let origin = start.timeIntervalSinceReferenceDate, limit = end.timeIntervalSinceReferenceDate
+        let width = interval ?? max(limit - origin, .leastNonzeroMagnitude)
+        func bounds(_ index: Int) -> (Double, Double) {
+            (origin + Double(index) * width, interval == nil ? limit : min(origin + Double(index + 1) * width, limit))
+        }
+        func bucket(of time: Double) -> Int { min(bucketCount - 1, max(0, Int(((time - origin) / width).rounded(.down)))) }
+        var sums = [Double](repeating: 0, count: bucketCount), counts = [Int](repeating: 0, count: bucketCount)
+        let rows = try Row.fetchCursor(
+            db.cachedStatement(sql: """
+                SELECT start, "end", value FROM sample WHERE patient = ?1 AND type = ?2 AND value IS NOT NULL
+                AND start < ?4 AND ("end" > ?3 OR ("end" = start AND start >= ?3))
+                """),
+            arguments: [patient.rawValue, type.rawValue, origin, limit])
+        while let row = try rows.next() {
+            let sampleStart: Double = row[0], sampleEnd: Double = row[1], value: Double = row[2]
+            guard sampleEnd > sampleStart else {
+                let index = bucket(of: sampleStart)
+                sums[index] += value
+                counts[index] += 1
+                continue
+            }
+            for index in bucket(of: max(sampleStart, origin))...bucket(of: min(sampleEnd, limit)) {
+                let (bucketStart, bucketEnd) = bounds(index)
+                let overlap = min(sampleEnd, bucketEnd) - max(sampleStart, bucketStart)
+                guard overlap > 0 else { continue }
+                sums[index] += value * overlap / (sampleEnd - sampleStart)
+                counts[index] += 1
+            }
+        }
+        let unit = type.canonicalUnit
+        return (0..<bucketCount).map { index in
+            let (bucketStart, bucketEnd) = bounds(index)
+            var statistics = HealthStatistics(
+                start: Date(timeIntervalSinceReferenceDate: bucketStart), end: Date(timeIntervalSinceReferenceDate: bucketEnd),
+                count: counts[index])
+            if counts[index] > 0 { statistics.sum = HealthQuantity(sums[index], unit) }
+            return statistics
         }
     }
 }

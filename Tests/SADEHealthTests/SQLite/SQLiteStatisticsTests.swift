@@ -76,6 +76,23 @@ struct SQLiteStatisticsTests {
         #expect(buckets.last?.end == at(90))
     }
 
+    @Test("a cumulative sample over a time interval is shared between buckets in proportion, as in HealthKit")
+    func cumulativeSamplesAreSplit() async throws {
+        let store = try SQLiteHealthStore.inMemory()
+        try await store.save([
+            HealthSample.quantity(.stepCount, 1000, patient: "p-1", at: at(0), end: at(120)),  // two hours
+            HealthSample.quantity(.stepCount, 300, patient: "p-1", at: at(150), end: at(180)),  // within the last hour
+            HealthSample.quantity(.stepCount, 40, patient: "p-1", at: at(60)),  // an instant, on a bucket boundary
+        ], as: .system)
+        let buckets = try await store.statisticsCollection(.stepCount, patient: "p-1", from: at(0), to: at(180), interval: 3600, as: .system)
+        #expect(buckets.map { $0.sum?.value } == [500, 540, 300])
+        #expect(buckets.map(\.count) == [1, 2, 1])
+        let middle = try await store.statistics(.stepCount, patient: "p-1", from: at(30), to: at(90), as: .system)
+        #expect(middle.sum?.value == 540, "half of the two-hour sample and the instant")
+        let none = try await store.statistics(.stepCount, patient: "p-1", from: at(200), to: at(300), as: .system)
+        #expect(none.count == 0 && none.sum == nil)
+    }
+
     @Test("an interval that is not positive, or too fine, and an end before the start are invalid")
     func invalidIntervals() async throws {
         let store = try SQLiteHealthStore.inMemory()
