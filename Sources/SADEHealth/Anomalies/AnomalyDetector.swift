@@ -149,6 +149,11 @@ public actor AnomalyDetector {
         guard let score = try? NEWS2Score(latestOf: samples, at: now, window: configuration.news2Window, scale2: scale2) else {
             return []
         }
+        // Readings that merely aged out of the window say nothing about the patient:
+        // without a measured parameter there is no evidence of recovery (silence is the
+        // no-data anomaly's business).
+        let measured = NEWS2Parameter.allCases.filter { $0 != .airOrOxygen && !score.missing.contains($0) }
+        guard !measured.isEmpty else { return [] }
         let earliest = now.addingTimeInterval(-configuration.news2Window)
         let readings = samples.compactMap(PatientVitalSign.init).filter { $0.date >= earliest && $0.date <= now }
             .sorted { $0.type.rawValue < $1.type.rawValue }

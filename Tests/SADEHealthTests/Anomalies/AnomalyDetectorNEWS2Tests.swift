@@ -59,6 +59,19 @@ struct AnomalyDetectorNEWS2Tests {
         #expect(resolved.first?.time == at(11))
     }
 
+    @Test("a NEWS2 episode does not end just because its readings grew older than the window")
+    func staleReadingsDoNotResolve() async {
+        let detector = AnomalyDetector(configuration: .init(rearmAfter: 600, news2Window: 3600))
+        let onset = await detector.evaluate([.quantity(.respiratoryRate, 26, patient: ana, at: at(0))], patients: patients, at: at(0))
+        #expect(news2(onset).map(\.phase) == [.onset])
+        #expect(news2(await detector.evaluate([], patients: patients, at: at(66))).isEmpty, "no new reading: nothing resolved")
+        #expect(news2(await detector.evaluate([], patients: patients, at: at(120))).isEmpty)
+        #expect(await detector.openEpisodes.contains { $0.kind == .news2 && $0.patient == ana })
+        _ = await detector.evaluate([.quantity(.respiratoryRate, 16, patient: ana, at: at(121))], patients: patients, at: at(121))
+        let resolved = news2(await detector.evaluate([], patients: patients, at: at(131)))
+        #expect(resolved.map(\.phase) == [.resolved], "a reading back in range ends it")
+    }
+
     @Test("NEWS2 follows the patient's SpO2 scale: 88 % on air is on target on scale 2, a red flag on scale 1")
     func patientScale() async {
         let detector = AnomalyDetector()
