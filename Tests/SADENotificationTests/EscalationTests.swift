@@ -124,4 +124,22 @@ struct EscalationTests {
         #expect(mail.delivered.first?.recipients == [.email("icu@hospital.test")])
         await second.stop()
     }
+
+    @Test("raising the same problem again while it escalates starts no second chain")
+    func reraisingAnEscalatingAlert() async throws {
+        let (clock, time) = manualTime()
+        let outbox = try NotificationOutbox(directory: nil, channels: [AppNotificationHub()], clock: time)
+        await outbox.start()
+        let desk = AlertDesk(outbox: outbox)
+        let later = EscalationPolicy([.init(after: .seconds(300), notify: [.user("doctor1")])])  // nobody at once: no delivery
+        let first = Notice(recipients: [], severity: .alarm, title: "HR 150", body: "b", deduplicationKey: "p-2-hr")
+        #expect(try await desk.raise(first, policy: later).id == first.id)
+        let again = Notice(recipients: [], severity: .alarm, title: "HR 152", body: "b", deduplicationKey: "p-2-hr")
+        #expect(try await desk.raise(again, policy: later).id == first.id, "the escalating alert stands for it")
+        #expect(try await desk.raise(first, policy: later).id == first.id, "the very same notice again is no error")
+        #expect(await desk.escalatingCount == 1)
+        await clock.waitForSleepers(1)
+        #expect(clock.sleeperCount == 1, "one chain waits for its step")
+        await outbox.stop()
+    }
 }

@@ -37,6 +37,9 @@ public actor AnomalyDetector {
     private var lastSample: [PatientID: Date] = [:]
     /// The latest sample of each NEWS2 parameter per patient.
     private var news2Samples: [PatientID: [NEWS2Parameter: HealthSample]] = [:]
+    /// The parameters that scored in a patient's latest NEWS2 at or above the reporting
+    /// band: the episode can only end once each has been measured again.
+    private var news2Scoring: [PatientID: Set<NEWS2Parameter>] = [:]
 
     /// Creates a detector.
     public init(configuration: Configuration = Configuration()) {
@@ -97,6 +100,7 @@ public actor AnomalyDetector {
         watchedSince[patient] = nil
         lastSample[patient] = nil
         news2Samples[patient] = nil
+        news2Scoring[patient] = nil
     }
 
     // MARK: - Findings
@@ -152,12 +156,19 @@ public actor AnomalyDetector {
         // Readings that merely aged out of the window say nothing about the patient:
         // without a measured parameter there is no evidence of recovery (silence is the
         // no-data anomaly's business).
-        let measured = NEWS2Parameter.allCases.filter { $0 != .airOrOxygen && !score.missing.contains($0) }
+        let measured = Set(NEWS2Parameter.allCases.filter { $0 != .airOrOxygen && !score.missing.contains($0) })
         guard !measured.isEmpty else { return [] }
         let earliest = now.addingTimeInterval(-configuration.news2Window)
         let readings = samples.compactMap(PatientVitalSign.init).filter { $0.date >= earliest && $0.date <= now }
             .sorted { $0.type.rawValue < $1.type.rawValue }
         let severity = configuration.severity(of: score)
+        if severity != nil {
+            news2Scoring[patient] = Set(NEWS2Parameter.allCases.filter { $0 != .airOrOxygen && (score.subscore($0) ?? 0) > 0 })
+        } else if let scoring = news2Scoring[patient], !scoring.isSubset(of: measured) {
+            return []  // what made the score high has not been measured again: no evidence of recovery
+        } else {
+            news2Scoring[patient] = nil
+        }
         return track(
             .news2, of: patient, severity: severity, band: severity == nil ? nil : score.band, total: severity == nil ? nil : score.total,
             at: now, typicalRange: nil, readings: readings, score: score)

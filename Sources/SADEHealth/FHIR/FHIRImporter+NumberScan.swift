@@ -88,7 +88,7 @@ extension FHIRImporter {
         private func path() -> String {
             var text = ""
             func append(_ part: String) { text += part.hasPrefix("[") || text.isEmpty ? part : "." + part }
-            for level in 3..<stack.count {
+            for level in stride(from: 3, to: stack.count, by: 1) {
                 append(stack[level - 1].isArray ? "[\(stack[level - 1].count)]" : stack[level].key ?? "")
             }
             if let top = stack.last, stack.count >= 3 { append(top.isArray ? "[\(top.count)]" : key ?? "") }

@@ -117,6 +117,7 @@ extension SQLiteHealthStore {
         _ type: QuantityType, patient: PatientID, from start: Date, to end: Date, interval: TimeInterval?, bucketCount: Int,
         _ db: Database
     ) throws -> [HealthStatistics] {
+        guard bucketCount > 0 else { return [] }  // an empty range has no bucket
         let origin = start.timeIntervalSinceReferenceDate, limit = end.timeIntervalSinceReferenceDate
         let width = interval ?? max(limit - origin, .leastNonzeroMagnitude)
         func bounds(_ index: Int) -> (Double, Double) {

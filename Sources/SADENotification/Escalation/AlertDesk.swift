@@ -11,7 +11,7 @@ import Logging
 public actor AlertDesk {
     /// The outbox the notices go through.
     public let outbox: NotificationOutbox
-    private var escalations: [UUID: Task<Void, Never>] = [:]
+    private var escalations: [UUID: (token: UUID, task: Task<Void, Never>)] = [:]
     private let logger: Logger
 
     /// Creates a desk on `outbox`.
@@ -31,7 +31,7 @@ public actor AlertDesk {
             alert.recipients += first.recipients.filter { !alert.recipients.contains($0) }
         }
         let stored = try await outbox.sendAlert(alert, policy: policy)
-        guard stored.id == alert.id else { return stored }
+        guard stored.id == alert.id, escalations[alert.id] == nil else { return stored }
         schedule(alert, policy: policy, raisedAt: outbox.clock.now, taken: policy.steps.first?.after == .zero ? [0] : [])
         return stored
     }
@@ -43,7 +43,8 @@ public actor AlertDesk {
     @discardableResult
     public func resume() async throws -> Int {
         var resumed = 0
-        for stored in try await outbox.openEscalations() where escalations[stored.alert.id] == nil {
+        for stored in try await outbox.openEscalations()
+        where escalations[stored.alert.id] == nil && stored.stepsTaken.count < stored.policy.steps.count {
             schedule(stored.alert, policy: stored.policy, raisedAt: stored.raisedAt, taken: stored.stepsTaken)
             resumed += 1
         }
@@ -51,7 +52,9 @@ public actor AlertDesk {
     }
 
     private func schedule(_ alert: Notice, policy: EscalationPolicy, raisedAt: Date, taken: Set<Int>) {
-        escalations[alert.id] = Task { [outbox, logger] in
+        let token = UUID()
+        escalations[alert.id] = (token, Task { [outbox, logger] in
+            defer { self.finished(alert.id, token: token) }
             for (index, step) in policy.steps.enumerated() where !taken.contains(index) && !step.recipients.isEmpty {
                 guard (try? await outbox.clock.sleep(until: raisedAt.addingTimeInterval(step.after.seconds))) != nil,
                     !Task.isCancelled
@@ -68,12 +71,12 @@ public actor AlertDesk {
                     logger.error("escalation step could not be queued", metadata: ["alert": "\(alert.id)", "step": "\(index)", "error": "\(error)"])
                 }
             }
-            self.finished(alert.id)
-        }
+        })
     }
 
-    private func finished(_ alertID: UUID) {
-        escalations[alertID] = nil
+    /// Forgets an escalation that ended, unless a newer one took its place.
+    private func finished(_ alertID: UUID, token: UUID) {
+        if escalations[alertID]?.token == token { escalations[alertID] = nil }
     }
 
     /// Acknowledges an alert for `worker` and stops its escalation; `id` may also be
@@ -85,7 +88,7 @@ public actor AlertDesk {
         let alertID = try await outbox.alertID(ofNotice: id)
         let first = try await outbox.acknowledge(alertID, by: worker)
         if alertID != id { try await outbox.acknowledge(id, by: worker) }
-        escalations.removeValue(forKey: alertID)?.cancel()
+        escalations.removeValue(forKey: alertID)?.task.cancel()
         return first
     }
 

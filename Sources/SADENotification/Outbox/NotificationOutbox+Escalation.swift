@@ -16,18 +16,18 @@ extension NotificationOutbox {
     func sendAlert(_ alert: Notice, policy: EscalationPolicy) throws -> Notice {
         let now = clock.now.timeIntervalSince1970
         let policyText = String(decoding: try Self.encoder.encode(policy), as: UTF8.self)
-        let stored = try database.writer.write { db -> Notice in
-            let stored = try insert(alert, in: db)
-            guard stored.id == alert.id else { return stored }
+        let (stored, inserted) = try database.writer.write { db -> (Notice, Bool) in
+            let (stored, inserted) = try insert(alert, in: db)
+            guard inserted else { return (stored, false) }
             try db.execute(
                 sql: "INSERT INTO escalationPolicy (alertID, policy, raisedAt) VALUES (?, ?, ?)",
                 arguments: [alert.id.uuidString, policyText, now])
             if policy.steps.first?.after == .zero {
                 try recordStep(alertID: alert.id, step: 0, notice: alert, at: now, in: db)
             }
-            return stored
+            return (stored, true)
         }
-        if stored.id == alert.id { notifyDispatcher() }
+        if inserted { notifyDispatcher() }
         return stored
     }
 
@@ -43,7 +43,7 @@ extension NotificationOutbox {
             let taken = try Bool.fetchOne(
                 db, sql: "SELECT 1 FROM escalation WHERE alertID = ? AND step = ?", arguments: [alertID.uuidString, step]) ?? false
             guard open, !taken else { return false }
-            _ = try insert(notice, in: db)
+            guard try insert(notice, in: db).inserted else { return false }
             try recordStep(alertID: alertID, step: step, notice: notice, at: now, in: db)
             return true
         }

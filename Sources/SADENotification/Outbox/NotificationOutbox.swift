@@ -86,16 +86,20 @@ public actor NotificationOutbox {
     ///   the same deduplication key is still undelivered or open.
     @discardableResult
     public func send(_ notification: Notice) throws -> Notice {
-        let stored = try database.writer.write { db in try insert(notification, in: db) }
-        if stored.id == notification.id { wake() }
+        let (stored, inserted) = try database.writer.write { db in try insert(notification, in: db) }
+        if inserted { wake() }
         return stored
     }
 
-    /// Inserts the notification and its pending deliveries, or returns the open
-    /// duplicate that stands for it.
-    func insert(_ notification: Notice, in db: Database) throws -> Notice {
+    /// Inserts the notification and its pending deliveries; or, without inserting
+    /// anything, returns the notice already stored under its id or the open duplicate
+    /// that stands for it.
+    func insert(_ notification: Notice, in db: Database) throws -> (notice: Notice, inserted: Bool) {
+        if let payload = try String.fetchOne(db, sql: "SELECT payload FROM notification WHERE id = ?", arguments: [notification.id.uuidString]) {
+            return (try Self.decoder.decode(Notice.self, from: Data(payload.utf8)), false)
+        }
         if let key = notification.deduplicationKey, let existing = try Self.openDuplicate(of: key, in: db) {
-            return existing
+            return (existing, false)
         }
         let now = clock.now.timeIntervalSince1970
         let payload = String(decoding: try Self.encoder.encode(notification), as: UTF8.self)
@@ -109,20 +113,22 @@ public actor NotificationOutbox {
                 arguments: [notification.id.uuidString, channel, now])
         }
         if chosen.isEmpty { logger.warning("no channel accepts the notification", metadata: ["id": "\(notification.id)"]) }
-        return notification
+        return (notification, true)
     }
 
     /// Wakes the dispatcher after something was inserted.
     func notifyDispatcher() { wake() }
 
     /// A notification with this deduplication key that is still on its way (a pending
-    /// delivery) or an open alert that reached someone (delivered, not acknowledged).
-    /// One whose deliveries all died stands for nothing: a new one goes out.
+    /// delivery), an open alert that reached someone (delivered, not acknowledged), or
+    /// an open alert that is escalating. One whose deliveries all died and that does
+    /// not escalate stands for nothing: a new one goes out.
     private static func openDuplicate(of key: String, in db: Database) throws -> Notice? {
         let payload = try String.fetchOne(db, sql: """
-            SELECT payload FROM notification n WHERE deduplicationKey = ? AND EXISTS (
-                SELECT 1 FROM delivery d WHERE d.notificationID = n.id AND (d.status = 'pending'
-                OR (d.status = 'delivered' AND n.severity IN ('warning', 'alarm') AND n.acknowledgedAt IS NULL)))
+            SELECT payload FROM notification n WHERE deduplicationKey = ? AND (
+                EXISTS (SELECT 1 FROM delivery d WHERE d.notificationID = n.id AND (d.status = 'pending'
+                    OR (d.status = 'delivered' AND n.severity IN ('warning', 'alarm') AND n.acknowledgedAt IS NULL)))
+                OR (n.acknowledgedAt IS NULL AND EXISTS (SELECT 1 FROM escalationPolicy p WHERE p.alertID = n.id)))
             ORDER BY createdAt DESC LIMIT 1
             """, arguments: [key])
         return try payload.map { try decoder.decode(Notice.self, from: Data($0.utf8)) }

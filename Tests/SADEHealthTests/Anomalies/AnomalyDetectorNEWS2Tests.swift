@@ -72,6 +72,20 @@ struct AnomalyDetectorNEWS2Tests {
         #expect(resolved.map(\.phase) == [.resolved], "a reading back in range ends it")
     }
 
+    @Test("a normal reading of another parameter is no evidence of recovery")
+    func unrelatedReadingDoesNotResolve() async {
+        let detector = AnomalyDetector(configuration: .init(rearmAfter: 600, news2Window: 3600))
+        _ = await detector.evaluate([
+            .quantity(.respiratoryRate, 28, patient: ana, at: at(0)), .quantity(.heartRate, 125, patient: ana, at: at(0)),
+        ], patients: patients, at: at(0))
+        _ = await detector.evaluate([.quantity(.bodyTemperature, 37, patient: ana, at: at(61))], patients: patients, at: at(61))
+        #expect(news2(await detector.evaluate([], patients: patients, at: at(75))).isEmpty, "temperature alone says nothing of RR and pulse")
+        _ = await detector.evaluate([
+            .quantity(.respiratoryRate, 16, patient: ana, at: at(80)), .quantity(.heartRate, 70, patient: ana, at: at(80)),
+        ], patients: patients, at: at(80))
+        #expect(news2(await detector.evaluate([], patients: patients, at: at(90))).map(\.phase) == [.resolved])
+    }
+
     @Test("NEWS2 follows the patient's SpO2 scale: 88 % on air is on target on scale 2, a red flag on scale 1")
     func patientScale() async {
         let detector = AnomalyDetector()

@@ -205,4 +205,11 @@ struct FHIRImportErrorTests {
         let error = Self.failure(text)
         #expect(error == FHIRImportError(entry: Self.entry(6), problem: .malformedJSON(path: "resource.valueQuantity.value", reason: "the number 1e400 is too large")))
     }
+
+    @Test("a huge number standing as an entry of its own is an error, not a crash")
+    func unrepresentableNumberAsEntry() {
+        let error = Self.failure(#"{"resourceType":"Bundle","type":"collection","entry":[1e400]}"#)
+        guard case .malformedJSON? = error?.problem else { Issue.record("\(String(describing: error))"); return }
+        #expect(error?.entry?.index == 0)
+    }
 }

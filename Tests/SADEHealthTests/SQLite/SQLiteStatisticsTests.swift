@@ -91,6 +91,8 @@ struct SQLiteStatisticsTests {
         #expect(middle.sum?.value == 540, "half of the two-hour sample and the instant")
         let none = try await store.statistics(.stepCount, patient: "p-1", from: at(200), to: at(300), as: .system)
         #expect(none.count == 0 && none.sum == nil)
+        let empty = try await store.statisticsCollection(.stepCount, patient: "p-1", from: at(60), to: at(60), interval: 3600, as: .system)
+        #expect(empty.isEmpty, "an empty range has no bucket (a sample spanning it used to trap)")
     }
 
     @Test("an interval that is not positive, or too fine, and an end before the start are invalid")

@@ -86,7 +86,9 @@ private struct SMTPSession {
                 refusals.append(refusal)
             }
         }
-        guard refusals.count < message.to.count else {
+        // A temporary refusal (4xx) means "try later": the whole message is retried, so
+        // that recipient is not silently skipped; permanent ones (5xx) are reported.
+        guard refusals.count < message.to.count, refusals.allSatisfy(\.isPermanent) else {
             throw ChannelError(
                 channel: "email", reason: refusals.map(\.reason).joined(separator: "; "), isPermanent: refusals.allSatisfy(\.isPermanent))
         }
