@@ -1,13 +1,17 @@
 import ArgumentParser
 
-/// `sade`: the SADE command — examples now; the monitoring server, simulator and
-/// benchmarks as they land.
+/// `sade`: the SADE command — the examples, platforms and messages between them
+/// (`platform`, `send`, `acl`), health tools (`news2`, `fhir`) and `notify`; the
+/// monitoring server, simulator and benchmarks as they land.
 @main
 struct SadeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sade",
         abstract: "SADE: agents with BDI reasoning for health applications.",
-        subcommands: [DemoCommand.self, PlatformCommand.self, SendCommand.self, AclCommand.self, News2Command.self, FhirCommand.self, NotifyCommand.self]
+        subcommands: [
+            DemoCommand.self, PlatformCommand.self, SendCommand.self, AclCommand.self, News2Command.self, FhirCommand.self,
+            NotifyCommand.self,
+        ]
     )
 }
 
