@@ -12,6 +12,8 @@ let package = Package(
         .library(name: "SADEHealthSQLite", targets: ["SADEHealthSQLite"]),
         .library(name: "SADENotification", targets: ["SADENotification"]),
         .library(name: "SADEExamples", targets: ["SADEExamples"]),
+        .library(name: "SADEMonitoring", targets: ["SADEMonitoring"]),
+        .library(name: "SADEServer", targets: ["SADEServer"]),
         .executable(name: "sade", targets: ["sade"]),
     ],
     dependencies: [
@@ -21,7 +23,13 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl", exact: "2.37.6"),
         .package(url: "https://github.com/swift-server/async-http-client", exact: "1.37.0"),
-        .package(url: "https://github.com/apple/swift-crypto", exact: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-crypto", exact: "4.5.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-auth", exact: "2.5.0"),
+        .package(url: "https://github.com/vapor/jwt-kit", exact: "5.8.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", exact: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", exact: "2.4.1"),
+        .package(url: "https://github.com/apple/swift-metrics", exact: "2.13.0"),
     ],
     targets: [
         // Layer 1: FIPA-ACL message value types. No I/O.
@@ -66,6 +74,32 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // Application: remote patient monitoring — accounts, access rules, the collector /
+        // anomalies / alert agents, live events, simulated devices, the wearable facade's data.
+        .target(
+            name: "SADEMonitoring",
+            dependencies: [
+                "SADEACL", "SADECore", "SADEHealth", "SADEHealthSQLite", "SADENotification",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+            ]
+        ),
+        // The monitoring server's HTTP face (Hummingbird 2): /api/v1, auth, OpenAPI, live
+        // events, metrics, the wearable thesis's /Api routes.
+        .target(
+            name: "SADEServer",
+            dependencies: [
+                "SADEACL", "SADECore", "SADEHealth", "SADEHealthSQLite", "SADENotification", "SADEMonitoring",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         // Applications: the classic examples.
         .target(name: "SADEExamples", dependencies: ["SADECore"]),
         // The `sade` command.
@@ -73,6 +107,9 @@ let package = Package(
             name: "sade",
             dependencies: [
                 "SADEACL", "SADECore", "SADENet", "SADEHealth", "SADEHealthSQLite", "SADENotification", "SADEExamples",
+                "SADEMonitoring", "SADEServer",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -102,6 +139,18 @@ let package = Package(
             name: "SADENotificationTests",
             dependencies: ["SADENotification", "SADECore", "sade", "SADETestSupport"],
             resources: [.copy("Support/Servers")]
+        ),
+        .testTarget(
+            name: "SADEMonitoringTests",
+            dependencies: ["SADEMonitoring", "SADEHealth", "SADEHealthSQLite", "SADENotification", "SADECore", "SADETestSupport"]
+        ),
+        .testTarget(
+            name: "SADEServerTests",
+            dependencies: [
+                "SADEServer", "SADEMonitoring", "SADEHealth", "SADENotification", "SADECore", "sade", "SADETestSupport",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ]
         ),
         .testTarget(name: "SADEExamplesTests", dependencies: ["SADEExamples", "sade", "SADETestSupport"]),
     ],
