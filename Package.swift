@@ -82,6 +82,7 @@ let package = Package(
                 "SADEACL", "SADECore", "SADEHealth", "SADEHealthSQLite", "SADENotification",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
             ]

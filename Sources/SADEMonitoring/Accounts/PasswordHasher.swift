@@ -1,0 +1,24 @@
+import HummingbirdBcrypt
+
+/// Hashes passwords with bcrypt: salted and deliberately slow.
+///
+/// The cost is the base-2 logarithm of the work: each step doubles the time. Tests
+/// use a low cost; servers keep the default.
+public struct PasswordHasher: Hashable, Sendable {
+    /// bcrypt's cost factor, 4…31.
+    public let cost: UInt8
+
+    /// The default cost for servers (about a quarter of a second per hash here).
+    public static let standard = PasswordHasher(cost: 12)
+    /// The lowest cost bcrypt allows, for tests only.
+    public static let fastForTests = PasswordHasher(cost: 4)
+
+    /// A hasher of the given cost, clamped to bcrypt's range.
+    public init(cost: UInt8) { self.cost = min(max(cost, 4), 31) }
+
+    /// A new salted hash of `password`.
+    public func hash(_ password: String) -> String { Bcrypt.hash(password, cost: cost) }
+
+    /// Whether `password` matches `hash`.
+    public func verify(_ password: String, against hash: String) -> Bool { Bcrypt.verify(password, hash: hash) }
+}

@@ -1,0 +1,26 @@
+/// What went wrong in the monitoring application, in terms a client can act on; the
+/// server maps each case to an HTTP status.
+public enum MonitoringError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// A value is missing or wrong (400); `field` names it.
+    case invalid(field: String, reason: String)
+    /// No credentials, bad credentials or an expired token (401).
+    case unauthenticated(String)
+    /// The caller may not do this (403).
+    case forbidden(String)
+    /// Nothing has this identifier (404).
+    case notFound(String)
+    /// The request contradicts what exists, e.g. a taken username (409).
+    case conflict(String)
+    /// The storage failed (500); the message is for logs.
+    case storage(String)
+
+    /// A sentence for people.
+    public var description: String {
+        switch self {
+        case .invalid(let field, let reason): "\(field): \(reason)"
+        case .unauthenticated(let message), .forbidden(let message), .notFound(let message), .conflict(let message),
+            .storage(let message):
+            message
+        }
+    }
+}

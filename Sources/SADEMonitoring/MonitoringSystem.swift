@@ -1,0 +1,117 @@
+import Foundation
+import Logging
+import SADECore
+import SADEHealth
+import SADEHealthSQLite
+import SADENotification
+
+/// The remote patient monitoring application without its HTTP face: the stores in a
+/// data directory, the agent platform and the notification outbox, opened together
+/// and shut down together.
+public final class MonitoringSystem: Sendable {
+    /// How to open the system.
+    public struct Configuration: Sendable {
+        /// Where the SQLite databases live; `nil` keeps everything in memory (tests).
+        public var dataDirectory: String?
+        /// How passwords are hashed.
+        public var passwordHasher: PasswordHasher
+        /// The mail server for e-mail notifications, if any.
+        public var smtp: SMTPConfiguration?
+        /// Where to POST every notification as a signed webhook, if anywhere.
+        public var webhookURL: String?
+        /// The webhook's HMAC secret.
+        public var webhookSecret: String?
+        /// The platform's clock; a ``ManualClock`` in tests.
+        public var clock: any Clock<Duration>
+        /// The date at which `clock` reads zero.
+        public var epoch: Date
+        /// The platform's name.
+        public var platformName: String
+
+        /// A configuration for `dataDirectory`.
+        public init(
+            dataDirectory: String?, passwordHasher: PasswordHasher = .standard, smtp: SMTPConfiguration? = nil,
+            webhookURL: String? = nil, webhookSecret: String? = nil, clock: any Clock<Duration> = ContinuousClock(), epoch: Date = Date(),
+            platformName: String = "hospital"
+        ) {
+            self.dataDirectory = dataDirectory
+            self.passwordHasher = passwordHasher
+            self.smtp = smtp
+            self.webhookURL = webhookURL
+            self.webhookSecret = webhookSecret
+            self.clock = clock
+            self.epoch = epoch
+            self.platformName = platformName
+        }
+    }
+
+    /// What the system was opened with.
+    public let configuration: Configuration
+    /// Accounts, device tokens and the pipeline's bookkeeping.
+    public let database: MonitoringDatabase
+    /// Accounts and passwords.
+    public let accounts: AccountStore
+    /// Device tokens.
+    public let devices: DeviceTokens
+    /// Samples and the clinical registry.
+    public let health: SQLiteHealthStore
+    /// Who may see and write what.
+    public let access: AccessRules
+    /// In-app notifications, live.
+    public let appNotifications: AppNotificationHub
+    /// Every notification, durably, until delivered.
+    public let outbox: NotificationOutbox
+    /// Alerts and their escalation.
+    public let alertDesk: AlertDesk
+    /// The agents' platform.
+    public let platform: Environment
+    let logger: Logger
+
+    /// Opens the databases (creating and migrating them) and the platform; nothing runs
+    /// until ``start()``.
+    public init(configuration: Configuration, logger: Logger = Logger(label: "sade.monitoring")) throws(MonitoringError) {
+        self.configuration = configuration
+        self.logger = logger
+        database = try MonitoringDatabase(directory: configuration.dataDirectory, migrations: Self.migrations)
+        accounts = AccountStore(database: database, hasher: configuration.passwordHasher)
+        devices = DeviceTokens(database: database)
+        do {
+            health = try configuration.dataDirectory.map { directory throws(HealthError) in try SQLiteHealthStore(directory: directory) }
+                ?? SQLiteHealthStore.inMemory()
+        } catch { throw MonitoringError(error) }
+        access = AccessRules(registry: health)
+        appNotifications = AppNotificationHub()
+        var channels: [any NotificationChannel] = [appNotifications]
+        if let smtp = configuration.smtp { channels.append(EmailChannel(smtp)) }
+        if let url = configuration.webhookURL { channels.append(WebhookChannel(url: url, secret: configuration.webhookSecret)) }
+        do {
+            outbox = try NotificationOutbox(
+                directory: configuration.dataDirectory, channels: channels,
+                clock: OutboxClock(clock: PlatformClock(configuration.clock), origin: configuration.epoch))
+        } catch { throw .storage("cannot open the notification outbox: \(error)") }
+        alertDesk = AlertDesk(outbox: outbox)
+        platform = Environment(name: configuration.platformName, clock: configuration.clock, logger: logger)
+    }
+
+    /// The migrations of every slice of the monitoring database, in order.
+    static let migrations: [MonitoringDatabase.Migrations] = [AccountMigrations.register]
+
+    /// The current time on the platform's clock.
+    public func now() -> Date {
+        let elapsed = platform.clock.elapsed.components
+        return configuration.epoch.addingTimeInterval(Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18)
+    }
+
+    /// Starts delivering notifications and resumes unfinished escalations.
+    public func start() async throws {
+        await outbox.start()
+        try await alertDesk.resume()
+    }
+
+    /// Stops the agents, then delivers what the outbox can before stopping it; every
+    /// accepted sample is already stored and every notification is in the outbox.
+    public func shutdown() async {
+        await platform.shutdown()
+        await outbox.stop()
+    }
+}

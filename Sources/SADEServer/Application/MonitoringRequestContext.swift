@@ -1,0 +1,30 @@
+import Hummingbird
+import SADEMonitoring
+
+/// What a route knows about a request besides the request itself: who is calling
+/// (set by ``AuthMiddleware``) and from where.
+public struct MonitoringRequestContext: RequestContext {
+    public var coreContext: CoreRequestContextStorage
+    /// The authenticated caller, if the request carried a valid token.
+    public var caller: UserAccount?
+    /// The client's IP address, for rate limiting.
+    public let remoteAddress: String?
+
+    public init(source: ApplicationRequestContextSource) {
+        coreContext = CoreRequestContextStorage(source: source)
+        remoteAddress = source.channel.remoteAddress?.ipAddress
+    }
+
+    /// The caller, or a 401 when the request is anonymous.
+    public func requireCaller() throws -> UserAccount {
+        guard let caller else { throw APIError.unauthenticated("this needs a bearer token: log in first") }
+        return caller
+    }
+
+    /// The caller if they are an admin; 401 or 403 otherwise.
+    public func requireAdmin() throws -> UserAccount {
+        let caller = try requireCaller()
+        guard caller.role == .admin else { throw APIError.forbidden("only an admin may do this") }
+        return caller
+    }
+}

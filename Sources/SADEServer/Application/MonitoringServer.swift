@@ -1,0 +1,57 @@
+import Foundation
+import Hummingbird
+import Logging
+import SADEMonitoring
+
+/// The monitoring server's HTTP face: the JSON API under `/api/v1`, the wearable
+/// thesis's `/Api` routes, `/openapi.json`, `/health` and `/metrics`, on a
+/// ``MonitoringSystem``.
+///
+/// ```swift
+/// let system = try MonitoringSystem(configuration: .init(dataDirectory: "sade-data"))
+/// let server = await MonitoringServer(system: system, configuration: ServerConfiguration(port: 8080))
+/// try await server.makeApplication().runService()
+/// ```
+public struct MonitoringServer: Sendable {
+    /// The application behind the API.
+    public let system: MonitoringSystem
+    /// How the server listens and what it allows.
+    public let configuration: ServerConfiguration
+    /// Signs and checks login tokens.
+    public let tokens: TokenIssuer
+    let limiter: RateLimiter
+
+    /// A server for `system`; `now` is the clock tokens expire by (the system's by default).
+    public init(system: MonitoringSystem, configuration: ServerConfiguration, now: (@Sendable () -> Date)? = nil) async {
+        self.system = system
+        self.configuration = configuration
+        tokens = await TokenIssuer(
+            secret: configuration.tokenSecret ?? TokenIssuer.randomSecret(), lifetime: configuration.tokenLifetime,
+            now: now ?? { [system] in system.now() })
+        limiter = RateLimiter(rate: configuration.requestsPerSecond, burst: configuration.requestBurst)
+    }
+
+    /// The routes, with error mapping, authentication and rate limiting in front.
+    public func makeRouter() -> Router<MonitoringRequestContext> {
+        let router = Router(context: MonitoringRequestContext.self)
+        router.add(middleware: ErrorMiddleware())
+        router.add(middleware: AuthMiddleware(tokens: tokens, accounts: system.accounts, devices: system.devices))
+        router.add(middleware: RateLimitMiddleware(limiter: limiter))
+        addHealthRoutes(to: router)
+        let api = router.group("api/v1")
+        addAuthRoutes(to: api)
+        return router
+    }
+
+    /// A Hummingbird application serving ``makeRouter()``; `onServerRunning` learns the
+    /// bound port (useful with port 0).
+    public func makeApplication(
+        logger: Logger = Logger(label: "sade.server"), onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+    ) -> some ApplicationProtocol {
+        Application(
+            router: makeRouter(),
+            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "sade"),
+            onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },
+            logger: logger)
+    }
+}

@@ -1,0 +1,37 @@
+import Foundation
+
+/// How the HTTP server listens and what it allows.
+public struct ServerConfiguration: Sendable {
+    /// The interface to listen on.
+    public var host: String
+    /// The port; 0 picks a free one.
+    public var port: Int
+    /// The largest request body accepted, in bytes (413 beyond it).
+    public var maxBodyBytes: Int
+    /// The largest batch of observations in one request.
+    public var maxBatchSamples: Int
+    /// Requests per second each client may make on average (429 beyond it).
+    public var requestsPerSecond: Double
+    /// How many requests a client may make at once before the average applies.
+    public var requestBurst: Double
+    /// How long a login token is valid.
+    public var tokenLifetime: TimeInterval
+    /// The key that signs login tokens; a random one (tokens die with the process) when `nil`.
+    public var tokenSecret: String?
+
+    /// A configuration.
+    public init(
+        host: String = "127.0.0.1", port: Int = 8080, maxBodyBytes: Int = 1 << 20, maxBatchSamples: Int = 5000,
+        requestsPerSecond: Double = 200, requestBurst: Double = 400, tokenLifetime: TimeInterval = 8 * 3600,
+        tokenSecret: String? = nil
+    ) {
+        self.host = host
+        self.port = port
+        self.maxBodyBytes = maxBodyBytes
+        self.maxBatchSamples = maxBatchSamples
+        self.requestsPerSecond = requestsPerSecond
+        self.requestBurst = requestBurst
+        self.tokenLifetime = tokenLifetime
+        self.tokenSecret = tokenSecret
+    }
+}

@@ -1,0 +1,38 @@
+import Hummingbird
+import Logging
+import SADEMonitoring
+
+/// Turns whatever a route throws into an ``APIError`` so that every error reaches the
+/// client in the same JSON shape; unexpected errors are logged and answered 500
+/// without their details.
+struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch let error as APIError {
+            throw error
+        } catch let error as MonitoringError {
+            if case .storage(let reason) = error { context.logger.error("storage failure: \(reason)") }
+            throw APIError(error)
+        } catch let error as HTTPError {
+            throw APIError(error.status, code: Self.code(for: error.status), message: error.body ?? error.status.reasonPhrase)
+        } catch {
+            context.logger.error("unexpected error on \(request.method) \(request.uri.path): \(error)")
+            throw APIError(.internalServerError, code: "internal", message: "the server failed to handle the request")
+        }
+    }
+
+    static func code(for status: HTTPResponse.Status) -> String {
+        switch status.code {
+        case 400: "invalid-request"
+        case 401: "unauthenticated"
+        case 403: "forbidden"
+        case 404: "not-found"
+        case 405: "method-not-allowed"
+        case 409: "conflict"
+        case 413: "body-too-large"
+        case 429: "too-many-requests"
+        default: status.code >= 500 ? "internal" : "http-\(status.code)"
+        }
+    }
+}

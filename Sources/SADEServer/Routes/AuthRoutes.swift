@@ -1,0 +1,50 @@
+import Foundation
+import Hummingbird
+import SADEMonitoring
+
+/// An account as the API shows it: never with a password.
+struct AccountView: Codable, Sendable {
+    let id: String
+    let username: String
+    let name: String
+    let role: UserRole
+    let email: String?
+    let staffID: String?
+    let patientID: String?
+
+    init(_ account: UserAccount) {
+        id = account.id
+        username = account.username
+        name = account.name
+        role = account.role
+        email = account.email
+        staffID = account.staffID
+        patientID = account.patientID?.rawValue
+    }
+}
+
+extension MonitoringServer {
+    /// `POST /auth/login` → a bearer token; `GET /auth/me` → the caller.
+    func addAuthRoutes(to api: RouterGroup<MonitoringRequestContext>) {
+        struct Login: Decodable {
+            let username: String
+            let password: String
+        }
+        struct LoginAnswer: Encodable {
+            let token: String
+            let expiresAt: Date
+            let user: AccountView
+        }
+        api.post("auth/login") { request, _ -> Response in
+            let login = try await JSONBody.decode(Login.self, from: request, limit: configuration.maxBodyBytes)
+            guard let account = try system.accounts.authenticate(username: login.username, password: login.password) else {
+                throw APIError.unauthenticated("the username or password is incorrect")
+            }
+            let (token, expiresAt) = try await tokens.issue(for: account)
+            return try JSONBody.response(LoginAnswer(token: token, expiresAt: expiresAt, user: AccountView(account)))
+        }
+        api.get("auth/me") { _, context -> Response in
+            try JSONBody.response(AccountView(try context.requireCaller()))
+        }
+    }
+}
