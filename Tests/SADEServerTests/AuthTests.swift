@@ -1,0 +1,85 @@
+import Foundation
+import Testing
+import SADEMonitoring
+@testable import SADEServer
+
+@Suite("Login and tokens")
+struct AuthTests {
+    @Test("logging in returns a bearer token and the user; the token identifies the caller")
+    func login() async throws {
+        try await ServerHarness.run { harness in
+            let response = try await harness.request(.post, "/api/v1/auth/login", json: ["username": "ADMIN", "password": ServerHarness.password])
+            #expect(response.status == .ok)
+            let user = try #require(response.object?["user"] as? [String: Any])
+            #expect(user["username"] as? String == "admin")
+            #expect(user["role"] as? String == "admin")
+            #expect(user["passwordHash"] == nil && !response.text.contains("$2"))
+            let token = try #require(response.object?["token"] as? String)
+            let me = try await harness.request(.get, "/api/v1/auth/me", token: token)
+            #expect(me.status == .ok)
+            #expect(me.object?["username"] as? String == "admin")
+        }
+    }
+
+    @Test("a wrong password, an unknown user, a missing field and bad JSON are refused with JSON errors")
+    func badLogins() async throws {
+        try await ServerHarness.run { harness in
+            let wrong = try await harness.request(.post, "/api/v1/auth/login", json: ["username": "admin", "password": "nope-nope-nope"])
+            #expect(wrong.status == .unauthorized)
+            #expect(wrong.errorCode == "unauthenticated")
+            let unknown = try await harness.request(.post, "/api/v1/auth/login", json: ["username": "ghost", "password": "whatever1"])
+            #expect(unknown.status == .unauthorized)
+            let missing = try await harness.request(.post, "/api/v1/auth/login", json: ["username": "admin"])
+            #expect(missing.status == .badRequest)
+            #expect(missing.errorMessage?.contains("password") == true)
+            let garbage = try await harness.request(.post, "/api/v1/auth/login", raw: "{\"username\": ")
+            #expect(garbage.status == .badRequest)
+            #expect(garbage.errorCode == "invalid-body")
+        }
+    }
+
+    @Test("a token expires after its lifetime on the server's clock; tampered tokens are refused")
+    func expiry() async throws {
+        try await ServerHarness.run(configure: { $0.tokenLifetime = 60 }) { harness in
+            let token = try await harness.login("admin")
+            #expect(try await harness.request(.get, "/api/v1/auth/me", token: token).status == .ok)
+            var tampered = Array(token)
+            tampered[tampered.count - 3] = tampered[tampered.count - 3] == "A" ? "B" : "A"
+            let forged = try await harness.request(.get, "/api/v1/auth/me", token: String(tampered))
+            #expect(forged.status == .unauthorized)
+            harness.clock.advance(by: .seconds(61))
+            let expired = try await harness.request(.get, "/api/v1/auth/me", token: token)
+            #expect(expired.status == .unauthorized)
+            #expect(expired.errorMessage?.contains("expired") == true)
+            let anonymous = try await harness.request(.get, "/api/v1/auth/me")
+            #expect(anonymous.status == .unauthorized)
+            #expect(anonymous.headers[.wwwAuthenticate] == "Bearer")
+        }
+    }
+
+    @Test("unknown routes and oversized bodies answer in the same JSON error shape")
+    func errorShape() async throws {
+        try await ServerHarness.run(configure: { $0.maxBodyBytes = 1000 }) { harness in
+            let missing = try await harness.request(.get, "/api/v1/nothing-here")
+            #expect(missing.status == .notFound)
+            #expect(missing.errorCode == "not-found")
+            let big = try await harness.request(
+                .post, "/api/v1/auth/login", raw: "{\"username\": \"\(String(repeating: "a", count: 5000))\", \"password\": \"x\"}")
+            #expect(big.status == .contentTooLarge)
+            #expect(big.errorCode == "body-too-large")
+        }
+    }
+
+    @Test("a client that floods gets 429 with Retry-After, others are still served")
+    func rateLimit() async throws {
+        try await ServerHarness.run(configure: { $0.requestsPerSecond = 1; $0.requestBurst = 3 }) { harness in
+            var statuses: [Int] = []
+            for _ in 0..<5 { statuses.append(try await harness.request(.get, "/health").status.code) }
+            #expect(statuses.prefix(3).allSatisfy { $0 == 200 })
+            #expect(statuses.last == 429)
+            let limited = try await harness.request(.get, "/health")
+            #expect(limited.errorCode == "too-many-requests")
+            #expect(limited.headers[.retryAfter] != nil)
+        }
+    }
+}

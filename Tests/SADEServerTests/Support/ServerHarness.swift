@@ -1,0 +1,104 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import SADECore
+import SADEHealth
+import SADEMonitoring
+import SADEServer
+
+/// A monitoring server on loopback for one test: an in-memory system on a manual
+/// clock, an `admin` account (password ``ServerHarness/password``) and a live HTTP
+/// client.
+struct ServerHarness: Sendable {
+    /// Every account the harness makes has this password.
+    static let password = "correct-horse"
+    /// The date at which the manual clock reads zero.
+    static let epoch = Date(timeIntervalSince1970: 1_795_000_000)
+
+    let system: MonitoringSystem
+    let server: MonitoringServer
+    let clock: ManualClock
+    let client: any TestClientProtocol
+
+    /// Runs `body` against a fresh server; `configure` adjusts the server's settings.
+    static func run(
+        configure: (inout ServerConfiguration) -> Void = { _ in },
+        _ body: @Sendable (ServerHarness) async throws -> Void
+    ) async throws {
+        let clock = ManualClock()
+        let system = try MonitoringSystem(
+            configuration: .init(dataDirectory: nil, passwordHasher: .fastForTests, clock: clock, epoch: epoch))
+        try system.accounts.create(UserAccount(username: "admin", name: "Ada Admin", role: .admin), password: password)
+        var configuration = ServerConfiguration(port: 0, tokenSecret: "test-secret-test-secret-test-secret")
+        configure(&configuration)
+        let server = await MonitoringServer(system: system, configuration: configuration)
+        do {
+            try await server.makeApplication().test(.live) { client in
+                try await body(ServerHarness(system: system, server: server, clock: clock, client: client))
+            }
+        } catch {
+            await system.shutdown()
+            throw error
+        }
+        await system.shutdown()
+    }
+
+    /// Adds an account with ``password``.
+    @discardableResult
+    func createAccount(_ username: String, role: UserRole, staffID: String? = nil, patientID: PatientID? = nil) throws -> UserAccount {
+        try system.accounts.create(
+            UserAccount(username: username, name: username.capitalized, role: role, staffID: staffID, patientID: patientID),
+            password: Self.password)
+    }
+
+    /// Logs in and returns the bearer token.
+    func login(_ username: String, password: String = ServerHarness.password) async throws -> String {
+        let response = try await request(.post, "/api/v1/auth/login", json: ["username": username, "password": password])
+        guard response.status == .ok, let token = response.object?["token"] as? String else {
+            throw HarnessError.loginFailed(username, response.status.code, response.text)
+        }
+        return token
+    }
+
+    /// Sends a request with an optional bearer token and a JSON body (an encodable
+    /// value, or raw text when `raw` is given).
+    func request(
+        _ method: HTTPRequest.Method, _ path: String, token: String? = nil, json: (any Encodable & Sendable)? = nil, raw: String? = nil,
+        headers extra: HTTPFields = [:]
+    ) async throws -> HarnessResponse {
+        var headers = extra
+        if let token { headers[.authorization] = "Bearer \(token)" }
+        var body: ByteBuffer?
+        if let json {
+            body = ByteBuffer(bytes: try JSONEncoder().encode(json))
+            headers[.contentType] = "application/json"
+        } else if let raw {
+            body = ByteBuffer(string: raw)
+            headers[.contentType] = "application/json"
+        }
+        let response = try await client.execute(uri: path, method: method, headers: headers, body: body)
+        return HarnessResponse(status: response.status, headers: response.headers, body: Data(buffer: response.body))
+    }
+}
+
+/// What the server answered.
+struct HarnessResponse: Sendable {
+    let status: HTTPResponse.Status
+    let headers: HTTPFields
+    let body: Data
+
+    var text: String { String(decoding: body, as: UTF8.self) }
+    /// The body as a JSON object, if it is one.
+    var object: [String: Any]? { (try? JSONSerialization.jsonObject(with: body)) as? [String: Any] }
+    /// The body as a JSON array, if it is one.
+    var array: [Any]? { (try? JSONSerialization.jsonObject(with: body)) as? [Any] }
+    /// The `error.code` of an error answer.
+    var errorCode: String? { (object?["error"] as? [String: Any])?["code"] as? String }
+    /// The `error.message` of an error answer.
+    var errorMessage: String? { (object?["error"] as? [String: Any])?["message"] as? String }
+}
+
+enum HarnessError: Error {
+    case loginFailed(String, Int, String)
+}
