@@ -102,6 +102,17 @@ public final class MonitoringSystem: Sendable {
         return configuration.epoch.addingTimeInterval(Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18)
     }
 
+    /// Tells the collector that samples were stored through the API, so that they are
+    /// evaluated now rather than at its next cycle.
+    public func samplesAccepted() {
+        // Wired to the collector when the pipeline joins the system.
+    }
+
+    /// How many alerts about `patient` are open.
+    public func openAlertCount(patient: PatientID) async throws(MonitoringError) -> Int {
+        0  // Wired to the alert book when the pipeline joins the system.
+    }
+
     /// Starts delivering notifications and resumes unfinished escalations.
     public func start() async throws {
         await outbox.start()

@@ -20,6 +20,8 @@ public struct MonitoringServer: Sendable {
     /// Signs and checks login tokens.
     public let tokens: TokenIssuer
     let limiter: RateLimiter
+    /// The server's Prometheus metrics.
+    public let metrics = ServerMetrics()
 
     /// A server for `system`; `now` is the clock tokens expire by (the system's by default).
     public init(system: MonitoringSystem, configuration: ServerConfiguration, now: (@Sendable () -> Date)? = nil) async {
@@ -34,12 +36,16 @@ public struct MonitoringServer: Sendable {
     /// The routes, with error mapping, authentication and rate limiting in front.
     public func makeRouter() -> Router<MonitoringRequestContext> {
         let router = Router(context: MonitoringRequestContext.self)
+        router.add(middleware: MetricsMiddleware(metrics: metrics))
         router.add(middleware: ErrorMiddleware())
         router.add(middleware: AuthMiddleware(tokens: tokens, accounts: system.accounts, devices: system.devices))
         router.add(middleware: RateLimitMiddleware(limiter: limiter))
         addHealthRoutes(to: router)
+        addMetricsRoutes(to: router)
         let api = router.group("api/v1")
         addAuthRoutes(to: api)
+        addPatientRoutes(to: api)
+        addObservationRoutes(to: api)
         return router
     }
 

@@ -1,5 +1,6 @@
 import Hummingbird
 import Logging
+import SADEHealth
 import SADEMonitoring
 
 /// Turns whatever a route throws into an ``APIError`` so that every error reaches the
@@ -14,6 +15,9 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         } catch let error as MonitoringError {
             if case .storage(let reason) = error { context.logger.error("storage failure: \(reason)") }
             throw APIError(error)
+        } catch let error as HealthError {
+            if case .storage(let reason) = error { context.logger.error("health store failure: \(reason)") }
+            throw APIError(MonitoringError(error))
         } catch let error as HTTPError {
             throw APIError(error.status, code: Self.code(for: error.status), message: error.body ?? error.status.reasonPhrase)
         } catch {

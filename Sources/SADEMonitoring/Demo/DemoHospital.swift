@@ -1,0 +1,102 @@
+import Foundation
+import SADEHealth
+
+/// The demo of `sade serve --demo`: a hospital with a COVID ward and an ICU, its
+/// staff (all with the password ``password``), twelve patients — the ICU's on
+/// respirators — and how each one's simulated monitor behaves.
+public enum DemoHospital {
+    /// Every demo account's password. Demo mode only.
+    public static let password = "sade-demo"
+    /// The hospital.
+    public static let hospital = Hospital(id: "demo-hospital", name: "SADE Demo Hospital", address: "1 Demo Street")
+    /// The COVID ward.
+    public static let covidWard = HospitalSector(
+        id: "covid-ward", hospital: hospital.id, name: "COVID ward", mailingList: ["covid-ward@demo-hospital.example"])
+    /// The intensive care unit.
+    public static let icu = HospitalSector(id: "icu", hospital: hospital.id, name: "ICU", mailingList: ["icu@demo-hospital.example"])
+
+    /// A demo account and, for staff, their worker record.
+    public struct StaffMember: Sendable {
+        /// The login.
+        public let account: UserAccount
+        /// The worker record (doctors and nurses).
+        public let worker: HealthCareWorker?
+    }
+
+    /// The staff: `admin`, `doctor1` (COVID ward), `doctor2` (ICU), `nurse1` and
+    /// `nurse2` (COVID ward), `nurse3` (ICU); doctors and nurses on duty.
+    public static let staff: [StaffMember] = [
+        member("admin", "Alex Admin", .admin, sectors: []),
+        member("doctor1", "Dr. Dana Reyes", .doctor, sectors: [covidWard.id]),
+        member("doctor2", "Dr. Sam Okafor", .doctor, sectors: [icu.id]),
+        member("nurse1", "Nora Lindqvist", .nurse, sectors: [covidWard.id]),
+        member("nurse2", "Nina Costa", .nurse, sectors: [covidWard.id]),
+        member("nurse3", "Noel Haddad", .nurse, sectors: [icu.id]),
+    ]
+
+    /// How a demo patient's monitor behaves.
+    public enum MonitorBehaviour: String, Sendable, CaseIterable {
+        case normal, deteriorating, noisy, droppingOut
+    }
+
+    /// A demo patient and their monitor's behaviour.
+    public struct DemoPatient: Sendable {
+        /// The record.
+        public let patient: Patient
+        /// How the simulated monitor behaves.
+        public let behaviour: MonitorBehaviour
+    }
+
+    /// Twelve patients: eight in the COVID ward, four on respirators in the ICU.
+    public static let patients: [DemoPatient] = {
+        let names = [
+            "Maria Silva", "John Carter", "Aiko Tanaka", "Pedro Alves", "Fatima Zahra", "Liam O'Brien",
+            "Sofia Rossi", "Kwame Mensah", "Elena Petrova", "Omar Haddad", "Grace Kim", "Lucas Martin",
+        ]
+        let behaviours: [MonitorBehaviour] = [
+            .normal, .deteriorating, .normal, .noisy, .normal, .droppingOut, .normal, .normal, .normal, .deteriorating, .noisy, .normal,
+        ]
+        return names.indices.map { index in
+            let inICU = index >= 8
+            var patient = Patient(
+                id: PatientID(String(format: "patient-%02d", index + 1)), name: names[index],
+                dateOfBirth: Date(timeIntervalSince1970: Double(-20 + index * 3) * 365.25 * 86_400),
+                sex: index.isMultiple(of: 2) ? .female : .male, sector: inICU ? icu.id : covidWard.id,
+                bed: inICU ? "ICU-\(index - 7)" : "C-\(index + 1)")
+            var covid = COVID19Patient(patient)
+            covid.onRespirator = inICU
+            patient = covid.patient
+            return DemoPatient(patient: patient, behaviour: behaviours[index])
+        }
+    }()
+
+    /// Seeds `system` unless it already has accounts. Returns whether it seeded.
+    @discardableResult
+    public static func seed(_ system: MonitoringSystem) async throws(MonitoringError) -> Bool {
+        guard try system.accounts.count() == 0 else { return false }
+        do {
+            try await system.health.save(hospital)
+            try await system.health.save(covidWard)
+            try await system.health.save(icu)
+            for member in staff {
+                if let worker = member.worker { try await system.health.save(worker) }
+            }
+            for demo in patients { try await system.health.save(demo.patient) }
+        } catch { throw MonitoringError(error) }
+        for member in staff { try system.accounts.create(member.account, password: password) }
+        return true
+    }
+
+    private static func member(_ username: String, _ name: String, _ role: UserRole, sectors: Set<SectorID>) -> StaffMember {
+        let email = "\(username)@demo-hospital.example"
+        let worker: HealthCareWorker? =
+            switch role {
+            case .doctor: HealthCareWorker(id: username, name: name, role: .doctor, email: email, sectors: sectors, onDuty: true)
+            case .nurse: HealthCareWorker(id: username, name: name, role: .nurse, email: email, sectors: sectors, onDuty: true)
+            default: nil
+            }
+        let account = UserAccount(
+            id: "demo-\(username)", username: username, name: name, role: role, email: email, staffID: worker?.id)
+        return StaffMember(account: account, worker: worker)
+    }
+}

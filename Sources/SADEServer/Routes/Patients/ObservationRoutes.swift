@@ -1,0 +1,84 @@
+import Foundation
+import Hummingbird
+import SADEHealth
+import SADEMonitoring
+
+extension MonitoringServer {
+    /// `POST /patients/{id}/observations` (one sample or an array: validated, stored
+    /// in one transaction, then evaluated) and `GET /patients/{id}/observations`
+    /// (raw, or aggregated per `bucket`).
+    func addObservationRoutes(to api: RouterGroup<MonitoringRequestContext>) {
+        api.post("patients/:id/observations") { request, context -> Response in
+            let caller = try context.requireCaller()
+            let patient = try await existingPatient(context)
+            guard try await system.access.mayWrite(patient.id, as: caller) else {
+                throw APIError.forbidden("you may not add samples to patient \(patient.id)")
+            }
+            let batch = try await JSONBody.decode(ObservationBatch.self, from: request, limit: configuration.maxBodyBytes)
+            guard !batch.observations.isEmpty else { throw APIError.invalid("the array holds no observations", code: "invalid-body") }
+            guard batch.observations.count <= configuration.maxBatchSamples else {
+                throw APIError(.contentTooLarge, code: "batch-too-large", message: "at most \(configuration.maxBatchSamples) observations per request")
+            }
+            let now = system.now()
+            let samples = try batch.observations.enumerated().map { index, observation in
+                try observation.sample(
+                    for: patient.id, source: "api:\(caller.username)", field: batch.isArray ? "[\(index)]" : "", now: now)
+            }
+            try await system.health.save(samples, as: .system)
+            system.samplesAccepted()
+            metrics.samplesAccepted.increment(by: Int64(samples.count))
+            struct Accepted: Encodable {
+                let accepted: Int
+                let ids: [UUID]
+            }
+            return try JSONBody.response(Accepted(accepted: samples.count, ids: samples.map(\.id)), status: .created)
+        }
+
+        api.get("patients/:id/observations") { request, context -> Response in
+            let patient = try await readablePatient(context)
+            let query = try ObservationQuery(request.uri.queryParameters, now: system.now())
+            if let bucket = query.bucket {
+                var series: [BucketSeries] = []
+                for type in query.types {
+                    guard case .quantity(let quantityType) = type else { continue }
+                    let statistics: [HealthStatistics]
+                    statistics = try await system.health.statisticsCollection(
+                        quantityType, patient: patient.id, from: query.from, to: query.to, interval: bucket, as: .system)
+                    series.append(BucketSeries(type: quantityType, statistics: statistics))
+                }
+                return try JSONBody.response(series)
+            }
+            var samples: [SampleView] = []
+            for type in query.types {
+                let found: [HealthSample]
+                found = try await system.health.samples(
+                    SampleQuery(type, patient: patient.id, from: query.from, until: query.to, limit: query.limit, order: .newestFirst),
+                    as: .system)
+                samples += found.compactMap(SampleView.init)
+            }
+            samples.sort { $0.start > $1.start }
+            return try JSONBody.response(Array(samples.prefix(query.limit)))
+        }
+    }
+
+    /// The patient named in the path, or 404.
+    func existingPatient(_ context: MonitoringRequestContext) async throws -> Patient {
+        let raw = try context.parameters.require("id")
+        let id = PatientID(rawValue: raw)
+        try id.validate(field: "id")
+        let found: Patient?
+        found = try await system.health.patient(id)
+        guard let found else { throw APIError.notFound("no patient \(raw)") }
+        return found
+    }
+
+    /// The patient named in the path if the caller may read them: 404 or 403 otherwise.
+    func readablePatient(_ context: MonitoringRequestContext) async throws -> Patient {
+        let caller = try context.requireCaller()
+        let patient = try await existingPatient(context)
+        guard try await system.access.mayRead(patient.id, as: caller) else {
+            throw APIError.forbidden("patient \(patient.id) is not one of your patients")
+        }
+        return patient
+    }
+}

@@ -1,0 +1,53 @@
+import Foundation
+import Hummingbird
+import SADEHealth
+import SADEMonitoring
+
+extension MonitoringServer {
+    /// `GET /patients` — the caller's patients with their latest vitals, NEWS2 and
+    /// open alerts, the riskiest first — and `GET /patients/{id}`.
+    func addPatientRoutes(to api: RouterGroup<MonitoringRequestContext>) {
+        api.get("patients") { request, context -> Response in
+            let caller = try context.requireCaller()
+            let readable = try await system.access.readablePatients(for: caller)
+            let sector = request.uri.queryParameters["sector"].map(String.init)
+            let patients: [Patient]
+            patients = try await system.health.patients(in: sector)
+            let now = system.now()
+            var overviews: [PatientOverview] = []
+            for patient in patients where readable?.contains(patient.id) ?? true {
+                overviews.append(try await overview(of: patient, at: now))
+            }
+            overviews.sort(by: PatientOverview.riskierFirst)
+            return try JSONBody.response(overviews)
+        }
+
+        api.get("patients/:id") { _, context -> Response in
+            let patient = try await readablePatient(context)
+            struct Detail: Encodable {
+                let overview: PatientOverview
+                let thresholds: [String: [Double]]
+            }
+            var thresholds: [String: [Double]] = [:]
+            for type in QuantityType.allCases {
+                if let range = patient.typicalRange(of: type) { thresholds[type.rawValue] = [range.lowerBound, range.upperBound] }
+            }
+            return try JSONBody.response(Detail(overview: try await overview(of: patient, at: system.now()), thresholds: thresholds))
+        }
+    }
+
+    func overview(of patient: Patient, at now: Date) async throws -> PatientOverview {
+        try await PatientOverview.make(
+            for: patient, from: system.health, at: now, openAlerts: try await system.openAlertCount(patient: patient.id))
+    }
+}
+
+extension PatientOverview {
+    /// Higher NEWS2 first, then more open alerts, then by name.
+    static func riskierFirst(_ lhs: PatientOverview, _ rhs: PatientOverview) -> Bool {
+        let left = (lhs.news2?.total ?? -1, lhs.openAlerts)
+        let right = (rhs.news2?.total ?? -1, rhs.openAlerts)
+        if left != right { return left > right }
+        return lhs.patient.name < rhs.patient.name
+    }
+}

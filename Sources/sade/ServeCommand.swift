@@ -1,0 +1,121 @@
+import ArgumentParser
+import Foundation
+import Logging
+import SADEMonitoring
+import SADENotification
+import SADEServer
+import ServiceLifecycle
+
+/// `sade serve`: the remote patient monitoring server — HTTP API, agents and the
+/// embedded SQLite store — until SIGINT or SIGTERM.
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Run the remote patient monitoring server (HTTP API, agents, embedded SQLite store).",
+        discussion: """
+            --demo seeds an empty data directory with a demo hospital, its staff (password sade-demo) and twelve \
+            patients with simulated monitors. Stops cleanly on SIGINT or SIGTERM.
+            """
+    )
+
+    @Option(help: "The interface to listen on.")
+    var host = "127.0.0.1"
+
+    @Option(help: "The port to listen on (0: any free port).")
+    var port = 8080
+
+    @Option(help: "The data directory (SQLite databases).")
+    var data = "./sade-data"
+
+    @Flag(help: "Seed a demo hospital, staff and simulated patients (into an empty data directory).")
+    var demo = false
+
+    @Option(help: "The SMTP server for e-mail alerts, as HOST:PORT.")
+    var smtp: String?
+
+    @Option(help: "The sender address of e-mail alerts.")
+    var smtpFrom = "sade@localhost"
+
+    @Option(help: "SMTP user name.")
+    var smtpUser: String?
+
+    @Option(help: "SMTP password.")
+    var smtpPassword: String?
+
+    @Flag(help: "Upgrade the SMTP connection with STARTTLS.")
+    var smtpStarttls = false
+
+    @Option(help: "POST every notification to this URL as a signed webhook.")
+    var webhook: String?
+
+    @Option(help: "The webhook's HMAC-SHA256 secret.")
+    var webhookSecret: String?
+
+    @Option(help: "The secret that signs login tokens (default: SADE_TOKEN_SECRET, else random per run).")
+    var tokenSecret: String?
+
+    @Option(help: "The largest request body accepted, in bytes.")
+    var maxBodyBytes = 1 << 20
+
+    @Option(help: "Requests per second each client may make on average before getting 429.")
+    var rateLimit = 200.0
+
+    func validate() throws {
+        guard (0...65_535).contains(port) else { throw ValidationError("--port must be 0…65535") }
+        guard maxBodyBytes > 0 else { throw ValidationError("--max-body-bytes must be positive") }
+        guard rateLimit > 0, rateLimit.isFinite else { throw ValidationError("--rate-limit must be a positive number") }
+        if let smtp { _ = try Self.hostAndPort(smtp) }
+    }
+
+    func run() async throws {
+        CommandLogging.bootstrapped
+        let logger = Logger(label: "sade.serve")
+        let system = try MonitoringSystem(configuration: .init(
+            dataDirectory: data, smtp: try smtpConfiguration(), webhookURL: webhook, webhookSecret: webhookSecret))
+        if demo {
+            let seeded = try await DemoHospital.seed(system)
+            print(seeded ? "demo: seeded \(data) with the demo hospital" : "demo: \(data) already has data; not seeding")
+            printDemoAccounts()
+        }
+        let secret = tokenSecret ?? ProcessInfo.processInfo.environment["SADE_TOKEN_SECRET"]
+        let server = await MonitoringServer(
+            system: system,
+            configuration: ServerConfiguration(
+                host: host, port: port, maxBodyBytes: maxBodyBytes, requestsPerSecond: rateLimit, requestBurst: rateLimit * 2,
+                tokenSecret: secret))
+        let host = host
+        let application = server.makeApplication(logger: Logger(label: "sade.server")) { port in
+            print("SADE monitoring server listening on http://\(host):\(port)")
+        }
+        let group = ServiceGroup(
+            configuration: .init(
+                services: [.init(service: MonitoringSystemService(system: system)), .init(service: application)],
+                gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        try await group.run()
+        print("stopped")
+    }
+
+    private func printDemoAccounts() {
+        print("demo accounts (password \(DemoHospital.password)):")
+        for member in DemoHospital.staff {
+            let sectors = member.worker.map { $0.sectors.sorted().joined(separator: ", ") } ?? "all"
+            print("  \(member.account.username.padding(toLength: 8, withPad: " ", startingAt: 0)) \(member.account.role.rawValue), \(sectors)")
+        }
+    }
+
+    private func smtpConfiguration() throws -> SMTPConfiguration? {
+        guard let smtp else { return nil }
+        let (host, port) = try Self.hostAndPort(smtp)
+        return SMTPConfiguration(
+            host: host, port: port, security: smtpStarttls ? .startTLS() : .none, username: smtpUser, password: smtpPassword,
+            sender: smtpFrom)
+    }
+
+    static func hostAndPort(_ text: String) throws -> (String, Int) {
+        let parts = text.split(separator: ":")
+        guard parts.count == 2, let port = Int(parts[1]), (1...65_535).contains(port), !parts[0].isEmpty else {
+            throw ValidationError("--smtp must be HOST:PORT, e.g. localhost:2525")
+        }
+        return (String(parts[0]), port)
+    }
+}
