@@ -1,0 +1,64 @@
+import Foundation
+import Hummingbird
+import SADEHealth
+import SADEMonitoring
+import ServiceLifecycle
+
+extension MonitoringServer {
+    /// `GET /events`: Server-Sent Events — new samples, NEWS2, alerts, acknowledgements
+    /// and escalations of the caller's patients, as they happen. Browsers' `EventSource`
+    /// cannot send headers, so the token may come as `?access_token=`. A comment line
+    /// every 15 s keeps proxies from closing the stream; it ends at server shutdown.
+    func addEventRoutes(to api: RouterGroup<MonitoringRequestContext>) {
+        api.get("events") { _, context -> Response in
+            let caller = try context.requireCaller()
+            guard caller.role != .device else { throw APIError.forbidden("a device reads no events") }
+            let stream = system.pipeline.events.subscribe()
+            let access = system.access
+            let body = ResponseBody { writer in
+                var readable = try await access.readablePatients(for: caller)
+                var refreshed = ContinuousClock.now
+                try await writer.write(ByteBuffer(string: "retry: 3000\n: connected\n\n"))
+                try await cancelWhenGracefulShutdown {
+                    try await withThrowingTaskGroup(of: Void.self) { group in
+                        let (ticks, tick) = AsyncStream.makeStream(of: MonitoringEvent?.self, bufferingPolicy: .bufferingNewest(1))
+                        group.addTask {
+                            while !Task.isCancelled {
+                                try await Task.sleep(for: .seconds(15))
+                                tick.yield(nil)
+                            }
+                        }
+                        group.addTask {
+                            for await event in stream { tick.yield(event) }
+                            tick.finish()
+                        }
+                        for await item in ticks {
+                            guard let event = item else {
+                                try await writer.write(ByteBuffer(string: ": keep-alive\n\n"))
+                                continue
+                            }
+                            if ContinuousClock.now - refreshed > .seconds(30) {
+                                readable = try await access.readablePatients(for: caller)
+                                refreshed = ContinuousClock.now
+                            }
+                            guard readable?.contains(event.patient) ?? true else { continue }
+                            try await writer.write(ByteBuffer(string: Self.serverSentEvent(event)))
+                        }
+                        group.cancelAll()
+                    }
+                }
+                try await writer.finish(nil)
+            }
+            return Response(
+                status: .ok,
+                headers: [.contentType: "text/event-stream", .cacheControl: "no-cache", .init("X-Accel-Buffering")!: "no"],
+                body: body)
+        }
+    }
+
+    /// `event: <type>` and `data: <json>` lines.
+    static func serverSentEvent(_ event: MonitoringEvent) -> String {
+        let data = (try? JSONBody.encoder.encode(event)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+        return "event: \(event.type)\ndata: \(data)\n\n"
+    }
+}

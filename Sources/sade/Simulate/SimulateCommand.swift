@@ -1,0 +1,150 @@
+import ArgumentParser
+import AsyncHTTPClient
+import Foundation
+import SADEMonitoring
+
+/// `sade simulate`: emulated devices posting to a running server through its real
+/// API, with a progress bar and a summary.
+struct SimulateCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "simulate",
+        abstract: "Emulate patient monitors or wearables posting to a running sade serve.",
+        discussion: """
+            monitor: logs in (default admin / sade-demo), takes the first N patients, issues each a device token and posts \
+            their vital signs. watch, esp32: register N wearable users and post exactly those clients' data items. \
+            Exits 1 when nothing was accepted.
+            """
+    )
+
+    /// How the simulated patients evolve.
+    enum Scenario: String, ExpressibleByArgument, CaseIterable {
+        case normal, deteriorating, mixed
+
+        func profile(forDevice index: Int) -> VitalSignSimulator.Profile {
+            switch self {
+            case .normal: .normal
+            case .deteriorating: .deteriorating
+            case .mixed: [.normal, .deteriorating, .noisy, .droppingOut][index % 4]
+            }
+        }
+    }
+
+    /// Which client is emulated.
+    enum Profile: String, ExpressibleByArgument, CaseIterable {
+        case monitor, watch, esp32
+    }
+
+    @Option(help: "The server's base URL.")
+    var server = "http://127.0.0.1:8080"
+
+    @Option(help: "How many devices (patients).")
+    var patients = 4
+
+    @Option(help: "The device kind: monitor, watch or esp32.")
+    var profile: Profile = .monitor
+
+    @Option(help: "Seconds between two posts of a device, e.g. 5 or 5s.", transform: SimulateCommand.seconds)
+    var interval: Double = 5
+
+    @Option(help: "How long to run, e.g. 60 or 60s or 2m.", transform: SimulateCommand.seconds)
+    var duration: Double = 60
+
+    @Option(help: "normal, deteriorating or mixed.")
+    var scenario: Scenario = .mixed
+
+    @Option(help: "The account that lists patients and issues device tokens (monitor).")
+    var username = "admin"
+
+    @Option(help: "Its password.")
+    var password = "sade-demo"
+
+    @Option(help: "Seed of the simulated values.")
+    var seed: UInt64 = 1
+
+    @Flag(help: "No progress bar.")
+    var quiet = false
+
+    func validate() throws {
+        guard (1...10_000).contains(patients) else { throw ValidationError("--patients must be 1…10000") }
+        guard interval > 0 else { throw ValidationError("--interval must be positive") }
+        guard duration > 0 else { throw ValidationError("--duration must be positive") }
+        guard URL(string: server)?.host != nil else { throw ValidationError("--server must be a URL such as http://127.0.0.1:8080") }
+    }
+
+    func run() async throws {
+        let http = SimulatorHTTP(server: server.hasSuffix("/") ? String(server.dropLast()) : server, client: .shared)
+        let start = Date()
+        let devices = try await prepareDevices(http, start: start)
+        print("simulating \(devices.count) \(profile.rawValue) device(s), \(scenario.rawValue), every \(interval) s for \(duration) s against \(http.server)")
+        let progress = SimulationProgress(duration: duration, drawsBar: !quiet)
+        await withTaskGroup(of: Void.self) { group in
+            for (index, device) in devices.enumerated() {
+                group.addTask {
+                    // Spread the devices over the interval so they do not all post at once.
+                    try? await Task.sleep(for: .seconds(interval * Double(index) / Double(devices.count)))
+                    var tick = 0
+                    while Date().timeIntervalSince(start) < duration {
+                        do {
+                            if let answer = try await device(Date(), http) {
+                                progress.record(status: answer.status, error: answer.isSuccess ? nil : answer.errorMessage)
+                            }
+                        } catch {
+                            progress.record(status: nil, error: "\(error)")
+                        }
+                        tick += 1
+                        let next = start.addingTimeInterval(interval * Double(tick) + interval * Double(index) / Double(devices.count))
+                        try? await Task.sleep(for: .seconds(max(0, next.timeIntervalSinceNow)))
+                    }
+                }
+            }
+            group.addTask {
+                while Date().timeIntervalSince(start) < duration {
+                    progress.draw()
+                    try? await Task.sleep(for: .milliseconds(500))
+                }
+            }
+        }
+        progress.finish()
+        let alerts = (try? await alertsSeen(http, since: start)) ?? 0
+        let counts = progress.counts.withLock { $0 }
+        print("sent \(counts.sent), accepted \(counts.accepted), rejected \(counts.rejected), failed \(counts.failed), alerts seen \(alerts)")
+        if let last = counts.lastError { print("last error: \(last)") }
+        if counts.accepted == 0 { throw ExitCode(1) }
+    }
+
+    /// One closure per device: posts its next reading, or returns `nil` when silent.
+    typealias Device = @Sendable (Date, SimulatorHTTP) async throws -> SimulatorHTTP.Answer?
+
+    private func prepareDevices(_ http: SimulatorHTTP, start: Date) async throws -> [Device] {
+        switch profile {
+        case .monitor:
+            let monitors = try await MonitorEmulator.prepare(
+                http, username: username, password: password, count: patients, scenario: scenario, seed: seed, start: start,
+                duration: duration)
+            return monitors.map { monitor in { date, http in try await monitor.post(at: date, via: http) } }
+        case .watch, .esp32:
+            let wearables = try await WearableEmulator.prepare(
+                http, kind: profile, count: patients, scenario: scenario, seed: seed, start: start, duration: duration)
+            return wearables.map { wearable in { date, http in try await wearable.post(at: date, via: http) } }
+        }
+    }
+
+    /// Alerts raised since `start` that `username` can see.
+    private func alertsSeen(_ http: SimulatorHTTP, since start: Date) async throws -> Int {
+        let token = try await MonitorEmulator.login(http, username: username, password: password)
+        let answer = try await http.send(.GET, "/api/v1/alerts?status=all", token: token)
+        let alerts = answer.json as? [[String: Any]] ?? []
+        return alerts.filter { alert in
+            guard let raised = (alert["raisedAt"] as? String).flatMap({ try? Date($0, strategy: .iso8601) }) else { return false }
+            return raised >= start.addingTimeInterval(-1)
+        }.count
+    }
+
+    static func seconds(_ text: String) throws -> Double {
+        let units: [Character: Double] = ["s": 1, "m": 60, "h": 3600]
+        let value: Double? =
+            if let last = text.last, let unit = units[last] { Double(text.dropLast()).map { $0 * unit } } else { Double(text) }
+        guard let value, value.isFinite, value > 0 else { throw ValidationError("'\(text)' is not a duration such as 5, 5s, 2m") }
+        return value
+    }
+}
