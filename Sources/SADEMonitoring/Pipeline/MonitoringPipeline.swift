@@ -34,6 +34,7 @@ public final class MonitoringPipeline: Sendable {
     /// The alerting.
     public let alerts: AlertAgent
     let roster: StaffRoster
+    let anomaliesInFlight = InFlightCounter()
 
     /// Creates the pipeline (nothing runs until ``start()``).
     ///
@@ -57,11 +58,12 @@ public final class MonitoringPipeline: Sendable {
         self.book = book
         alerts = AlertAgent(
             environment: environment, registry: store, book: book, rules: configuration.alertRules,
-            escalationCheckInterval: configuration.escalationCheckInterval)
+            escalationCheckInterval: configuration.escalationCheckInterval, anomaliesInFlight: anomaliesInFlight)
         anomalies = AnomaliesAgent(
             environment: environment, registry: store, anchors: anchors, events: events,
             detector: AnomalyDetector(configuration: configuration.detector), news2Window: configuration.detector.news2Window, epoch: configuration.epoch,
-            missingDataInterval: configuration.missingDataInterval, alertAgent: alerts.agent.identifier)
+            missingDataInterval: configuration.missingDataInterval, alertAgent: alerts.agent.identifier,
+            anomaliesInFlight: anomaliesInFlight)
         collector = CollectorAgent(
             environment: environment, store: store, anchors: anchors, sources: sources, types: configuration.collectedTypes,
             batchLimit: configuration.batchLimit, period: configuration.collectionInterval, anomaliesAgent: anomalies.agent.identifier)
@@ -92,6 +94,7 @@ public final class MonitoringPipeline: Sendable {
         await collector.collect()
         await collector.waitUntilConfirmed()
         await anomalies.waitUntilIdle()
+        await anomaliesInFlight.waitUntilZero()
         await alerts.waitUntilIdle()
     }
 

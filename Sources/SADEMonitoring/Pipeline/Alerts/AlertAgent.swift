@@ -30,7 +30,7 @@ public final class AlertAgent: Sendable {
 
     init(
         name: String = defaultName, environment: Environment, registry: any ClinicalRegistry, book: AlertBook,
-        rules: AlertRules, escalationCheckInterval: Duration
+        rules: AlertRules, escalationCheckInterval: Duration, anomaliesInFlight: InFlightCounter
     ) {
         let dispatcher = AlertDispatcher(registry: registry, book: book, rules: rules)
         let jobs = JobQueue()
@@ -46,9 +46,13 @@ public final class AlertAgent: Sendable {
                 } catch {
                     agent.logger.warning("unreadable anomaly", metadata: ["error": "\(error)"])
                     agent.send(message.makeReply(.notUnderstood, content: "((inform) \"not an anomaly\")"))
+                    if message.sender.map({ String($0.localName) }) == AnomaliesAgent.defaultName { anomaliesInFlight.done() }
                     return
                 }
-                jobs.enqueue { await dispatcher.handle(anomaly, agent: agent) }
+                jobs.enqueue {
+                    await dispatcher.handle(anomaly, agent: agent)
+                    if message.sender.map({ String($0.localName) }) == AnomaliesAgent.defaultName { anomaliesInFlight.done() }
+                }
             }
             OneShotBehaviour("watch the outbox") { context in
                 // Every delivery may be an escalation step: look at once rather than at the next tick.

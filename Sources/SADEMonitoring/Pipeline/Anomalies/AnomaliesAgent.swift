@@ -27,19 +27,25 @@ public final class AnomaliesAgent: Sendable {
 
     init(
         name: String = defaultName, environment: Environment, registry: any ClinicalRegistry, anchors: PipelineAnchors,
-        events: MonitoringEventHub, detector: AnomalyDetector, news2Window: TimeInterval, epoch: Date, missingDataInterval: Duration, alertAgent: AgentIdentifier
+        events: MonitoringEventHub, detector: AnomalyDetector, news2Window: TimeInterval, epoch: Date, missingDataInterval: Duration,
+        alertAgent: AgentIdentifier, anomaliesInFlight: InFlightCounter
     ) {
         let evaluator = BatchEvaluator(
             registry: registry, anchors: anchors, events: events, detector: detector,
             clock: PipelineClock(clock: environment.clock, epoch: epoch), alertAgent: alertAgent,
-            news2Window: news2Window)
+            anomaliesInFlight: anomaliesInFlight, news2Window: news2Window)
         let jobs = JobQueue()
         self.jobs = jobs
         self.evaluator = evaluator
         self.detector = detector
         self.missingDataInterval = missingDataInterval
         let batches = MessageTemplate(performatives: [.inform], ontology: SampleBatch.aclOntology)
+        let undelivered = MessageTemplate(performatives: [.failure], ontology: Anomaly.aclOntology)
         agent = Agent(name, on: environment) {
+            MessageHandler(undelivered) { agent, message in
+                agent.logger.error("an anomaly did not reach the AlertAgent", metadata: ["reason": "\(message.content ?? "")"])
+                anomaliesInFlight.done()
+            }
             OneShotBehaviour("watch admitted patients") { context in
                 let agent = context.agent
                 jobs.enqueue { await evaluator.checkMissingData(from: agent) }

@@ -11,6 +11,8 @@ actor BatchEvaluator {
     let detector: AnomalyDetector
     let clock: PipelineClock
     let alertAgent: AgentIdentifier
+    /// Anomalies sent to the AlertAgent and not handled yet.
+    let anomaliesInFlight: InFlightCounter
     /// How old a reading may be and still count for the NEWS2 published.
     let news2Window: TimeInterval
     /// The latest sample of each NEWS2 parameter per patient, for the scores published.
@@ -18,8 +20,9 @@ actor BatchEvaluator {
 
     init(
         registry: any ClinicalRegistry, anchors: PipelineAnchors, events: MonitoringEventHub, detector: AnomalyDetector,
-        clock: PipelineClock, alertAgent: AgentIdentifier, news2Window: TimeInterval
+        clock: PipelineClock, alertAgent: AgentIdentifier, anomaliesInFlight: InFlightCounter, news2Window: TimeInterval
     ) {
+        self.anomaliesInFlight = anomaliesInFlight
         self.news2Window = news2Window
         self.registry = registry
         self.anchors = anchors
@@ -68,7 +71,9 @@ actor BatchEvaluator {
     private func inform(_ anomalies: [Anomaly], from agent: Agent) {
         for anomaly in anomalies {
             do {
-                agent.send(try anomaly.inform(alertAgent))
+                let message = try anomaly.inform(alertAgent)
+                anomaliesInFlight.add()
+                agent.send(message)
             } catch {
                 agent.logger.error("anomaly not sent", metadata: ["patient": "\(anomaly.patient)", "error": "\(error)"])
             }
