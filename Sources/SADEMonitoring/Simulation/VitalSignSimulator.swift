@@ -118,9 +118,13 @@ public struct VitalSignSimulator: Hashable, Sendable {
             quantity(.oxygenSaturation, signs.oxygenSaturation),
             quantity(.respiratoryRate, signs.respiratoryRate),
             quantity(.bodyTemperature, signs.bodyTemperature),
-            .bloodPressure(
-                systolic: signs.systolicBloodPressure, diastolic: signs.diastolicBloodPressure, patient: patient, at: date,
-                device: device, source: "simulator", id: ids.uuid()),
+            HealthSample(
+                id: ids.uuid(), patient: patient, type: .correlation(.bloodPressure),
+                value: .correlation([
+                    quantity(.bloodPressureSystolic, signs.systolicBloodPressure),
+                    quantity(.bloodPressureDiastolic, signs.diastolicBloodPressure),
+                ]),
+                start: date, device: device, source: "simulator"),
             .category(.consciousnessLevel, signs.consciousness.rawValue, patient: patient, at: date, device: device, source: "simulator", id: ids.uuid()),
             .category(.supplementalOxygen, signs.onSupplementalOxygen ? 1 : 0, patient: patient, at: date, device: device, source: "simulator", id: ids.uuid()),
         ]
