@@ -104,6 +104,12 @@ public final class MonitoringPipeline: Sendable {
         try await roster.refresh()
     }
 
+    /// Each patient's NEWS2 from their latest readings, as last published (patients
+    /// with readings since the pipeline started).
+    public var latestNEWS2: [PatientID: NEWS2Event] {
+        get async { await anomalies.evaluator.latestNEWS2 }
+    }
+
     /// The staff ids with a care-worker agent, sorted.
     public var careWorkers: [StaffID] {
         get async { await roster.staff }

@@ -122,3 +122,25 @@ struct PipelineAlertTests {
         await fixture.stop()
     }
 }
+
+@Suite("Per-patient thresholds", .timeLimit(.minutes(1)))
+struct PerPatientThresholdTests {
+    @Test("a patient's own range decides whether a reading is out of range; the latest NEWS2 is kept per patient")
+    func rangeOverridesDecide() async throws {
+        let fixture = try PipelineFixture.make(rules: AlertRules(outOfRangeSeverity: .warning))
+        var athlete = Ward.patient("patient-08", in: "covid-ward")
+        athlete.rangeOverrides = [.heartRate: 40...55]
+        try await Ward.seed(fixture.store, patients: [athlete, Ward.patient("patient-09", in: "covid-ward")])
+        try await fixture.start()
+        try await fixture.store.save(
+            ["patient-08", "patient-09"].map { HealthSample.quantity(.heartRate, 75, patient: $0, at: Ward.epoch) }, as: .system)
+        await fixture.pipeline.settle()
+        let alerts = try await fixture.pipeline.book.alerts()
+        #expect(alerts.map(\.patient) == ["patient-08"], "75/min is normal, except for a patient whose range ends at 55")
+        #expect(alerts.first?.title.hasPrefix("heartRate 75.0 out of range") == true)
+        let scores = await fixture.pipeline.latestNEWS2
+        #expect(scores.keys.sorted() == ["patient-08", "patient-09"])
+        #expect(scores["patient-08"]?.total == 0 && scores["patient-08"]?.score.missing.count == 6)
+        await fixture.stop()
+    }
+}

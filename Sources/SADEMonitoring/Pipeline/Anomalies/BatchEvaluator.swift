@@ -17,6 +17,8 @@ actor BatchEvaluator {
     let news2Window: TimeInterval
     /// The latest sample of each NEWS2 parameter per patient, for the scores published.
     private var latest: [PatientID: [String: HealthSample]] = [:]
+    /// The NEWS2 last published per patient.
+    private(set) var latestNEWS2: [PatientID: NEWS2Event] = [:]
 
     init(
         registry: any ClinicalRegistry, anchors: PipelineAnchors, events: MonitoringEventHub, detector: AnomalyDetector,
@@ -92,7 +94,9 @@ actor BatchEvaluator {
             guard let score = try? NEWS2Score(latestOf: Array(latest[patient, default: [:]].values), at: now, window: news2Window, scale2: scale2),
                 score.missing.count < NEWS2Parameter.allCases.count
             else { continue }
-            events.publish(.news2(NEWS2Event(patient: patient, sector: sector, score: score, at: now)))
+            let event = NEWS2Event(patient: patient, sector: sector, score: score, at: now)
+            latestNEWS2[patient] = event
+            events.publish(.news2(event))
         }
     }
 
