@@ -12,7 +12,7 @@ struct MonitoringEventTests {
     func jsonRoundTrip() throws {
         let alert = AlertRecord(
             id: UUID(), patient: "p-1", sector: "icu", category: .clinical, severity: .alarm, title: "NEWS2 8 (high): Ana",
-            message: "m", raisedAt: Self.date, assignee: "amy", escalations: [AlertEscalation(step: 0, at: Self.date, recipients: ["user:amy"])])
+            message: "m", raisedAt: Self.date, assignee: "amy", escalations: [AlertEscalation(step: 0, at: Self.date, recipients: ["user:amy"], notice: UUID())])
         let samples = SamplesEvent(
             patient: "p-1", sector: "icu",
             samples: [.bloodPressure(systolic: 120, diastolic: 80, patient: "p-1", at: Self.date), .category(.consciousnessLevel, 0, patient: "p-1", at: Self.date)])

@@ -53,7 +53,9 @@ struct PipelineAlertTests {
         #expect(escalated?.alert?.escalations.last?.recipients == ["user:doc"])
         #expect(await doctorInbox.next()?.title == "Escalated: \(alert.title)")
 
-        let acknowledged = try await fixture.pipeline.book.acknowledge(alert.id, by: "dan")
+        let doctorNotice = try #require(escalated?.alert?.escalations.last?.notice)
+        let acknowledged = try await fixture.pipeline.book.acknowledge(doctorNotice, by: "dan")
+        #expect(acknowledged.id == alert.id, "the notice the doctor got stands for its alert")
         #expect(acknowledged.acknowledgedBy == "dan")
         #expect(await next(&live) { $0.type == "acknowledged" }?.alert?.acknowledgedBy == "dan")
         #expect(fixture.pipeline.book.openAlertCount(assignee: "dan") == 0)

@@ -76,14 +76,18 @@ public final class AlertBook: Sendable {
     }
 
     /// Acknowledges an alert for `staff`: its escalation stops, the record shows who
-    /// and when, and an ``MonitoringEvent/acknowledged(_:)`` event goes out.
+    /// and when, and an ``MonitoringEvent/acknowledged(_:)`` event goes out. `id` may
+    /// also be the notice of one of the alert's escalation steps (what a doctor got).
     ///
     /// - Throws: ``AlertBookError/unknownAlert(_:)``, ``AlertBookError/alreadyAcknowledged(_:)``
     ///   or ``AlertBookError/storage(_:)``.
     @discardableResult
     public func acknowledge(_ id: UUID, by staff: StaffID) async throws(AlertBookError) -> AlertRecord {
-        guard let current = try await alert(id) else { throw .unknownAlert(id) }
+        var found = try await alert(id)
+        if found == nil { found = try await alert(escalatedAs: id) }
+        guard let current = found else { throw .unknownAlert(id) }
         guard current.isOpen else { throw .alreadyAcknowledged(current) }
+        let id = current.id
         let first: Bool
         let acknowledgement: (worker: String, at: Date)?
         do {
@@ -104,6 +108,11 @@ public final class AlertBook: Sendable {
         guard first, changed else { throw .alreadyAcknowledged(updated) }
         events.publish(.acknowledged(updated))
         return updated
+    }
+
+    /// The open alert one of whose escalation notices has id `notice`.
+    private func alert(escalatedAs notice: UUID) async throws(AlertBookError) -> AlertRecord? {
+        try await alerts(status: .open, limit: .max).first { $0.escalations.contains { $0.notice == notice } }
     }
 
     // MARK: Database access with typed errors
@@ -132,9 +141,7 @@ public final class AlertBook: Sendable {
     func record(from row: AlertRow) async throws(AlertBookError) -> AlertRecord {
         var record = row.record
         do {
-            record.escalations = try await outbox.escalations(of: record.id).map {
-                AlertEscalation(step: $0.step, at: $0.at, recipients: $0.recipients.map(\.description))
-            }
+            record.escalations = try await outbox.escalations(of: record.id).map(AlertEscalation.init)
         } catch {
             throw .storage("\(error)")
         }

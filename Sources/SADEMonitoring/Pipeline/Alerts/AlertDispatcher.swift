@@ -105,7 +105,7 @@ actor AlertDispatcher {
         try await book.record(AlertRecord(
             id: stored.id, patient: anomaly.patient, sector: sector?.id, category: category, severity: stored.severity,
             title: stored.title, message: stored.body, raisedAt: stored.createdAt, assignee: assignee,
-            escalations: steps.map { AlertEscalation(step: $0.step, at: $0.at, recipients: $0.recipients.map(\.description)) }))
+            escalations: steps.map(AlertEscalation.init)))
         return stored.id
     }
 

@@ -72,11 +72,19 @@ public struct AlertEscalation: Hashable, Sendable, Codable {
     public var at: Date
     /// Who was notified: `user:nurse1`, `email:ward@example.org`.
     public var recipients: [String]
+    /// The notice sent for the step (what the recipients got; step 0's is the alert's id).
+    public var notice: UUID
 
     /// Creates a step.
-    public init(step: Int, at: Date, recipients: [String]) {
+    public init(step: Int, at: Date, recipients: [String], notice: UUID) {
         self.step = step
         self.at = at
         self.recipients = recipients
+        self.notice = notice
+    }
+
+    /// The step as the outbox recorded it.
+    init(_ record: EscalationRecord) {
+        self.init(step: record.step, at: record.at, recipients: record.recipients.map(\.description), notice: record.notificationID)
     }
 }
