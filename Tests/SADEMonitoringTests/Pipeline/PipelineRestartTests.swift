@@ -81,3 +81,24 @@ struct PipelineRestartTests {
         await fixture.stop()
     }
 }
+
+@Suite("An episode stays one alert across a restart", .timeLimit(.minutes(1)))
+struct AlertRestartTests {
+    @Test("after a restart a patient still deteriorating joins the open alert instead of raising another")
+    func restartKeepsOneAlertPerEpisode() async throws {
+        let directory = try temporaryDirectory()
+        let simulator = VitalSignSimulator(patient: "patient-01", profile: .deteriorating, seed: 1, start: Ward.epoch)
+        let first = try PipelineFixture.make(directory: directory, simulators: [simulator])
+        try await Ward.seed(first.store, patients: [Ward.patient("patient-01", in: "covid-ward")])
+        try await first.start()
+        let alert = try #require(try await first.tickUntilAlert(for: "patient-01"))
+        await first.stop()
+
+        let second = try PipelineFixture.make(directory: directory, epoch: Ward.epoch.addingTimeInterval(3600), simulators: [simulator])
+        try await second.start()
+        await second.tick(20)
+        #expect(try await second.pipeline.book.alerts(patients: ["patient-01"]).map(\.id) == [alert.id])
+        #expect(second.pipeline.book.openAlertCount(assignee: "cal") == 1, "the load is read back from the database")
+        await second.stop()
+    }
+}
