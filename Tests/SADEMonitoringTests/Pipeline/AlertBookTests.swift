@@ -55,6 +55,8 @@ struct AlertBookTests {
         #expect(try await bench.book.alerts(status: .open).map(\.id) == [third.id, second.id])
         #expect(try await bench.book.alerts(status: .acknowledged).map(\.id) == [first.id])
         #expect(try await bench.book.alerts(status: .open, patients: ["p-2", "p-9"]).map(\.id) == [second.id])
+        #expect(try await bench.book.openAlertCounts() == ["p-1": 1, "p-2": 1])
+        #expect(try await bench.book.openAlertCounts(patients: ["p-2", "p-9"]) == ["p-2": 1])
     }
 
     @Test("acknowledging an unknown alert and acknowledging twice are distinct errors")

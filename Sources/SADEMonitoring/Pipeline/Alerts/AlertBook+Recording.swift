@@ -2,6 +2,21 @@ import Foundation
 import GRDB
 import SADEHealth
 
+extension AlertBook {
+    /// How many unacknowledged alerts each of `patients` has (every patient with one
+    /// when `nil`); patients without any are absent.
+    public func openAlertCounts(patients: Set<PatientID>? = nil) async throws(AlertBookError) -> [PatientID: Int] {
+        let list = patients.map { String(decoding: (try? JSONEncoder().encode($0.map(\.rawValue).sorted())) ?? Data("[]".utf8), as: UTF8.self) }
+        let rows = try await read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT patient, COUNT(*) AS open FROM pipeline_alert
+                WHERE acknowledgedAt IS NULL AND (? IS NULL OR patient IN (SELECT value FROM json_each(?))) GROUP BY patient
+                """, arguments: [list, list]).map { (PatientID(rawValue: $0["patient"]), $0["open"] as Int) }
+        }
+        return Dictionary(rows, uniquingKeysWith: +)
+    }
+}
+
 /// The AlertAgent's side of the book: recording alerts, finding the open one of an
 /// episode, noticing escalation steps.
 extension AlertBook {
