@@ -1,0 +1,118 @@
+import Foundation
+import SADECore
+import SADEHealth
+import SADENotification
+
+/// The AlertAgent's work: groups a patient's anomalies into episodes of one alert each,
+/// and raises the alert when the first finding that pages arrives.
+actor AlertDispatcher {
+    let registry: any ClinicalRegistry
+    let book: AlertBook
+    let rules: AlertRules
+
+    private struct EpisodeKey: Hashable {
+        let patient: PatientID
+        let category: AlertCategory
+    }
+
+    /// A patient's episode of one category: every detector episode still open in it,
+    /// and its alert once raised. It ends when the last detector episode resolves.
+    private struct Episode {
+        let id = UUID()
+        var detectorEpisodes: Set<UUID> = []
+        var alert: UUID?
+    }
+
+    private var episodes: [EpisodeKey: Episode] = [:]
+
+    init(registry: any ClinicalRegistry, book: AlertBook, rules: AlertRules) {
+        self.registry = registry
+        self.book = book
+        self.rules = rules
+    }
+
+    /// Takes in one anomaly; raises an alert if it opens or worsens an episode without
+    /// one and pages.
+    func handle(_ anomaly: Anomaly, agent: Agent) async {
+        let key = EpisodeKey(patient: anomaly.patient, category: rules.category(of: anomaly))
+        do {
+            if anomaly.phase == .resolved {
+                guard var episode = episodes[key], episode.detectorEpisodes.remove(anomaly.episode) != nil else { return }
+                episodes[key] = episode.detectorEpisodes.isEmpty ? nil : episode
+                if episode.detectorEpisodes.isEmpty, let alert = episode.alert { try await book.closeEpisode(of: alert) }
+                return
+            }
+            var episode = episodes[key] ?? Episode()
+            episode.detectorEpisodes.insert(anomaly.episode)
+            episodes[key] = episode
+            guard episode.alert == nil, rules.pages(anomaly) else { return }
+            if anomaly.kind == .noData, try await registry.patient(anomaly.patient)?.sector == nil { return }  // not admitted
+            if let open = try await book.openEpisodeAlert(of: key.patient, category: key.category) {
+                episodes[key]?.alert = open
+            } else {
+                let deduplicationKey = "monitoring:\(key.patient):\(key.category.rawValue):\(episode.id)"
+                episodes[key]?.alert = try await raise(anomaly, category: key.category, deduplicationKey: deduplicationKey, agent: agent)
+            }
+        } catch {
+            agent.logger.error("anomaly not handled", metadata: ["patient": "\(anomaly.patient)", "error": "\(error)"])
+        }
+    }
+
+    /// Publishes escalation steps taken since the last look.
+    func noticeEscalations(agent: Agent) async {
+        do {
+            try await book.noticeEscalations()
+        } catch {
+            agent.logger.warning("escalations not checked", metadata: ["error": "\(error)"])
+        }
+    }
+
+    /// Finds the assignee by Contract Net, raises the alert through the desk with its
+    /// escalation policy, records it. Returns the alert's id.
+    private func raise(_ anomaly: Anomaly, category: AlertCategory, deduplicationKey: String, agent: Agent) async throws -> UUID {
+        let patient = try await registry.patient(anomaly.patient)
+        var sector: HospitalSector?
+        var assignee: StaffID?
+        var doctors: [StaffID] = []
+        if let id = patient?.sector, let found = try await registry.sectors(of: nil).first(where: { $0.id == id }) {
+            sector = found
+            assignee = await assign(anomaly, sector: found, agent: agent)
+            doctors = try await sectorDoctors(found)
+        }
+        let mailingList = sector?.mailingList ?? []
+        let policy: EscalationPolicy
+        if let assignee {
+            policy = EscalationPolicy([
+                .init(after: .zero, notify: [.user(assignee)]),
+                .init(after: rules.doctorAfter, notify: doctors.filter { $0 != assignee }.map(Recipient.user)),
+                .init(after: rules.mailAfter, notify: mailingList.map(Recipient.email)),
+            ])
+        } else {
+            policy = EscalationPolicy([
+                .init(after: .zero, notify: mailingList.map(Recipient.email)),
+                .init(after: rules.doctorAfter, notify: doctors.map(Recipient.user)),
+            ])
+            agent.logger.warning(
+                "nobody on duty took the alert; the sector's list is e-mailed",
+                metadata: ["patient": "\(anomaly.patient)", "sector": "\(sector?.id ?? "none")"])
+        }
+        let text = AlertText(anomaly, patient: patient, sector: sector)
+        let notice = Notice(
+            recipients: [], severity: anomaly.severity == .alarm ? .alarm : .warning, title: text.title, body: text.message,
+            subject: anomaly.patient.rawValue, createdAt: book.outbox.clock.now, deduplicationKey: deduplicationKey)
+        let stored = try await book.desk.raise(notice, policy: policy)
+        let steps = try await book.outbox.escalations(of: stored.id)
+        try await book.record(AlertRecord(
+            id: stored.id, patient: anomaly.patient, sector: sector?.id, category: category, severity: stored.severity,
+            title: stored.title, message: stored.body, raisedAt: stored.createdAt, assignee: assignee,
+            escalations: steps.map(AlertEscalation.init)))
+        return stored.id
+    }
+
+    /// The sector's doctors on duty, or all its doctors when none is.
+    private func sectorDoctors(_ sector: HospitalSector) async throws -> [StaffID] {
+        let doctors = try await registry.workers(in: sector.id).filter { $0.role == .doctor }
+        let onDuty = doctors.filter(\.onDuty)
+        return (onDuty.isEmpty ? doctors : onDuty).map(\.id).sorted()
+    }
+}

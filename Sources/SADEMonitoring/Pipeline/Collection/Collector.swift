@@ -1,0 +1,134 @@
+import Foundation
+import SADEACL
+import SADECore
+import SADEHealth
+
+/// The CollectorAgent's work: one collection at a time, coalescing requests that come
+/// while one runs.
+actor Collector {
+    let store: any HealthStore
+    let anchors: PipelineAnchors
+    let sources: [any NewDataSource]
+    let types: [HealthType]
+    let batchLimit: Int
+    let maxInFlight: Int
+    let anomaliesAgent: AgentIdentifier
+
+    /// Where the next read starts, per type; `nil` until loaded from the database.
+    private var readAnchors: [String: HealthAnchor]?
+    private var inFlight: Set<UUID> = []
+    private var flightWaiters: [CheckedContinuation<Void, Never>] = []
+    private var requested = 0
+    private var completed = 0
+    private var running = false
+    private var cycleWaiters: [(target: Int, continuation: CheckedContinuation<Void, Never>)] = []
+
+    init(
+        store: any HealthStore, anchors: PipelineAnchors, sources: [any NewDataSource], types: [HealthType], batchLimit: Int,
+        maxInFlight: Int, anomaliesAgent: AgentIdentifier
+    ) {
+        self.store = store
+        self.anchors = anchors
+        self.sources = sources
+        self.types = types
+        self.batchLimit = max(1, batchLimit)
+        self.maxInFlight = max(1, maxInFlight)
+        self.anomaliesAgent = anomaliesAgent
+    }
+
+    /// Runs a collection that starts after this call, sharing it with concurrent
+    /// callers; returns when it is done.
+    func collect(from agent: Agent) async {
+        requested += 1
+        let target = requested
+        if !running {
+            running = true
+            while completed < requested {
+                let generation = requested
+                await cycle(agent)
+                completed = generation
+                let done = cycleWaiters.filter { $0.target <= completed }
+                cycleWaiters.removeAll { $0.target <= completed }
+                done.forEach { $0.continuation.resume() }
+            }
+            running = false
+        }
+        guard completed < target else { return }
+        await withCheckedContinuation { cycleWaiters.append((target, $0)) }
+    }
+
+    /// Takes a batch off the flight list: confirmed, or not delivered (then the store is
+    /// read again from the persisted anchors, so nothing is skipped).
+    func settle(_ batch: UUID, failed: Bool) {
+        guard inFlight.remove(batch) != nil else { return }
+        if failed { readAnchors = nil }
+        if inFlight.isEmpty {
+            flightWaiters.forEach { $0.resume() }
+            flightWaiters = []
+        }
+    }
+
+    func waitUntilNothingInFlight() async {
+        guard !inFlight.isEmpty else { return }
+        await withCheckedContinuation { flightWaiters.append($0) }
+    }
+
+    /// The batch id in a batch conversation's id.
+    static func batchID(ofConversation id: String) -> UUID? {
+        guard id.hasPrefix("batch-") else { return nil }
+        return UUID(uuidString: String(id.dropFirst("batch-".count)))
+    }
+
+    private func cycle(_ agent: Agent) async {
+        for source in sources { await pull(source, logger: agent) }
+        guard inFlight.count < maxInFlight else { return }
+        do {
+            let start = try readAnchors ?? anchors.load()
+            var next = start
+            var samples: [HealthSample] = []
+            for type in types {
+                let changes = try await store.changes(type, patient: nil, since: start[type.identifier] ?? .start, limit: batchLimit, as: .system)
+                samples += changes.added
+                next[type.identifier] = changes.anchor
+            }
+            readAnchors = next
+            guard !samples.isEmpty else {
+                // Nothing new: the anchors may move on, unless batches still fly (their
+                // samples lie below these anchors and are not evaluated yet).
+                if inFlight.isEmpty, next != start { try anchors.advance(to: next) }
+                return
+            }
+            let batch = SampleBatch(samples: samples.sorted { $0.start < $1.start }, anchors: next)
+            inFlight.insert(batch.id)
+            agent.send(try batch.inform(anomaliesAgent))
+        } catch {
+            readAnchors = nil
+            agent.logger.error("collection failed", metadata: ["error": "\(error)"])
+        }
+    }
+
+    /// Saves what a pushing source produced; a batch the store refuses is saved sample
+    /// by sample, so one bad sample costs only itself.
+    private func pull(_ source: any NewDataSource, logger agent: Agent) async {
+        let samples: [HealthSample]
+        do {
+            samples = try await source.newSamples()
+        } catch {
+            agent.logger.error("a data source failed", metadata: ["source": "\(source.name)", "error": "\(error)"])
+            return
+        }
+        guard !samples.isEmpty else { return }
+        do {
+            try await store.save(samples, as: .system)
+        } catch {
+            for sample in samples {
+                do {
+                    try await store.save(sample, as: .system)
+                } catch {
+                    agent.logger.warning(
+                        "a sample was refused", metadata: ["source": "\(source.name)", "patient": "\(sample.patient)", "error": "\(error)"])
+                }
+            }
+        }
+    }
+}

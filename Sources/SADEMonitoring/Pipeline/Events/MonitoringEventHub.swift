@@ -1,0 +1,44 @@
+import Synchronization
+
+/// Fans ``MonitoringEvent``s out to live subscribers (the server's event streams,
+/// tests). Each subscriber has its own bounded buffer: one that does not keep up
+/// loses its oldest unread events, and never slows the pipeline or the others.
+public final class MonitoringEventHub: Sendable {
+    /// The buffer of a subscriber that names none.
+    public let defaultBuffer: Int
+    private let subscribers = Mutex<(byID: [Int: AsyncStream<MonitoringEvent>.Continuation], nextID: Int)>(([:], 0))
+
+    /// Creates a hub.
+    public init(defaultBuffer: Int = 256) {
+        self.defaultBuffer = max(1, defaultBuffer)
+    }
+
+    /// Hands `event` to every subscriber without waiting.
+    public func publish(_ event: MonitoringEvent) {
+        for continuation in subscribers.withLock({ Array($0.byID.values) }) { continuation.yield(event) }
+    }
+
+    /// Events from now on, until the stream is dropped; at most `buffer` unread events
+    /// are kept (the newest).
+    public func subscribe(buffer: Int? = nil) -> AsyncStream<MonitoringEvent> {
+        let (stream, continuation) = AsyncStream.makeStream(
+            of: MonitoringEvent.self, bufferingPolicy: .bufferingNewest(max(1, buffer ?? defaultBuffer)))
+        let id = subscribers.withLock { state in
+            defer { state.nextID += 1 }
+            state.byID[state.nextID] = continuation
+            return state.nextID
+        }
+        continuation.onTermination = { [weak self] _ in
+            _ = self?.subscribers.withLock { $0.byID.removeValue(forKey: id) }
+        }
+        return stream
+    }
+
+    /// How many subscribers are connected.
+    public var subscriberCount: Int { subscribers.withLock { $0.byID.count } }
+
+    /// Ends every subscriber's stream (at shutdown).
+    public func finishAll() {
+        for continuation in subscribers.withLock({ Array($0.byID.values) }) { continuation.finish() }
+    }
+}

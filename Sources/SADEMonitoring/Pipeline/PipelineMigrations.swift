@@ -1,0 +1,32 @@
+import GRDB
+
+/// The monitoring pipeline's tables in the monitoring database, built by named
+/// migrations: how far the collector has evaluated the health store (one anchor per
+/// sample type), and the alerts raised with their assignee and acknowledgement.
+public enum PipelineMigrations {
+    /// Registers the pipeline's migrations; the monitoring database calls this once
+    /// with its migrator, tests with their own.
+    public static func register(in migrator: inout DatabaseMigrator) {
+        migrator.registerMigration("v1-pipeline") { db in
+            try db.create(table: "pipeline_anchor") { table in
+                table.primaryKey("type", .text)
+                table.column("anchor", .integer).notNull()
+            }
+            try db.create(table: "pipeline_alert") { table in
+                table.primaryKey("id", .text)
+                table.column("patient", .text).notNull().indexed()
+                table.column("sector", .text)
+                table.column("category", .text).notNull()
+                table.column("severity", .text).notNull()
+                table.column("title", .text).notNull()
+                table.column("message", .text).notNull()
+                table.column("raisedAt", .double).notNull()
+                table.column("assignee", .text).indexed()
+                table.column("acknowledgedBy", .text)
+                table.column("acknowledgedAt", .double)
+                table.column("episodeOpen", .boolean).notNull().defaults(to: true)
+                table.column("escalationSteps", .integer).notNull().defaults(to: 0)
+            }
+        }
+    }
+}
