@@ -4,6 +4,7 @@ import SADECore
 import SADEHealth
 import SADEHealthSQLite
 import SADENotification
+import Synchronization
 
 /// The remote patient monitoring application without its HTTP face: the stores in a
 /// data directory, the agent platform and the notification outbox, opened together
@@ -27,12 +28,17 @@ public final class MonitoringSystem: Sendable {
         public var epoch: Date
         /// The platform's name.
         public var platformName: String
+        /// Adjusts the pipeline's settings (intervals, alert rules); its epoch is ``epoch``.
+        public var tunePipeline: @Sendable (inout MonitoringPipeline.Configuration) -> Void
+        /// How often the demo's simulated monitors send readings.
+        public var simulatedMonitorInterval: Duration
 
         /// A configuration for `dataDirectory`.
         public init(
             dataDirectory: String?, passwordHasher: PasswordHasher = .standard, smtp: SMTPConfiguration? = nil,
             webhookURL: String? = nil, webhookSecret: String? = nil, clock: any Clock<Duration> = ContinuousClock(), epoch: Date = Date(),
-            platformName: String = "hospital"
+            platformName: String = "hospital", simulatedMonitorInterval: Duration = .seconds(5),
+            tunePipeline: @escaping @Sendable (inout MonitoringPipeline.Configuration) -> Void = { _ in }
         ) {
             self.dataDirectory = dataDirectory
             self.passwordHasher = passwordHasher
@@ -42,6 +48,8 @@ public final class MonitoringSystem: Sendable {
             self.clock = clock
             self.epoch = epoch
             self.platformName = platformName
+            self.simulatedMonitorInterval = simulatedMonitorInterval
+            self.tunePipeline = tunePipeline
         }
     }
 
@@ -65,6 +73,12 @@ public final class MonitoringSystem: Sendable {
     public let alertDesk: AlertDesk
     /// The agents' platform.
     public let platform: Environment
+    /// Live events for dashboards.
+    public let events: MonitoringEventHub
+    /// The collector, anomalies and alert agents and the alert book.
+    public let pipeline: MonitoringPipeline
+    /// Simulated bedside monitors (the demo adds some), a data source of the collector.
+    public let simulatedMonitors: SimulatedMonitorSource
     let logger: Logger
 
     /// Opens the databases (creating and migrating them) and the platform; nothing runs
@@ -91,10 +105,20 @@ public final class MonitoringSystem: Sendable {
         } catch { throw .storage("cannot open the notification outbox: \(error)") }
         alertDesk = AlertDesk(outbox: outbox)
         platform = Environment(name: configuration.platformName, clock: configuration.clock, logger: logger)
+        events = MonitoringEventHub()
+        simulatedMonitors = SimulatedMonitorSource(
+            simulators: [], interval: configuration.simulatedMonitorInterval, clock: platform.clock, epoch: configuration.epoch)
+        var pipelineConfiguration = MonitoringPipeline.Configuration(epoch: configuration.epoch)
+        configuration.tunePipeline(&pipelineConfiguration)
+        do {
+            pipeline = try MonitoringPipeline(
+                environment: platform, store: health, database: database.writer, outbox: outbox, desk: alertDesk, events: events,
+                configuration: pipelineConfiguration, sources: [simulatedMonitors])
+        } catch { throw .storage("cannot open the alert book: \(error)") }
     }
 
     /// The migrations of every slice of the monitoring database, in order.
-    static let migrations: [MonitoringDatabase.Migrations] = [AccountMigrations.register]
+    static let migrations: [MonitoringDatabase.Migrations] = [AccountMigrations.register, PipelineMigrations.register]
 
     /// The current time on the platform's clock.
     public func now() -> Date {
@@ -105,24 +129,57 @@ public final class MonitoringSystem: Sendable {
     /// Tells the collector that samples were stored through the API, so that they are
     /// evaluated now rather than at its next cycle.
     public func samplesAccepted() {
-        // Wired to the collector when the pipeline joins the system.
+        pipeline.wake()
+    }
+
+    /// Brings the care-worker agents in line with the registry after staff, sectors or
+    /// duty changed.
+    public func staffChanged() async throws {
+        try await pipeline.refreshStaff()
     }
 
     /// How many alerts about `patient` are open.
     public func openAlertCount(patient: PatientID) async throws(MonitoringError) -> Int {
-        0  // Wired to the alert book when the pipeline joins the system.
+        do { return try await pipeline.book.openAlertCounts(patients: [patient])[patient] ?? 0 } catch {
+            throw .storage(error.description)
+        }
     }
 
-    /// Starts delivering notifications and resumes unfinished escalations.
+    /// Starts delivering notifications, then the agents (which resume unfinished
+    /// escalations and evaluate what was accepted but not yet evaluated).
     public func start() async throws {
         await outbox.start()
-        try await alertDesk.resume()
+        try await pipeline.start()
     }
 
     /// Stops the agents, then delivers what the outbox can before stopping it; every
     /// accepted sample is already stored and every notification is in the outbox.
     public func shutdown() async {
+        let stopped = await Self.finishes(within: Self.shutdownGrace) { [pipeline] in await pipeline.shutdown() }
+        if !stopped { logger.warning("the pipeline did not settle within \(Self.shutdownGrace); stopping anyway") }
+        events.finishAll()
         await platform.shutdown()
         await outbox.stop()
     }
+
+    /// Runs `work` and waits for it at most `limit` (on the machine's clock): whether it
+    /// finished. Work that overruns goes on in the background.
+    static func finishes(within limit: Duration, _ work: @escaping @Sendable () async -> Void) async -> Bool {
+        let outcome = Mutex<CheckedContinuation<Bool, Never>?>(nil)
+        return await withCheckedContinuation { continuation in
+            outcome.withLock { $0 = continuation }
+            let finish: @Sendable (Bool) -> Void = { finished in outcome.withLock { $0.take()?.resume(returning: finished) } }
+            Task {
+                await work()
+                finish(true)
+            }
+            Task {
+                try? await Task.sleep(for: limit)
+                finish(false)
+            }
+        }
+    }
+
+    /// How long shutdown waits for the pipeline to evaluate what was accepted.
+    static let shutdownGrace = Duration.seconds(20)
 }

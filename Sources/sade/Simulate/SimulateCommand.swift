@@ -123,9 +123,7 @@ struct SimulateCommand: AsyncParsableCommand {
                 duration: duration)
             return monitors.map { monitor in { date, http in try await monitor.post(at: date, via: http) } }
         case .watch, .esp32:
-            let wearables = try await WearableEmulator.prepare(
-                http, kind: profile, count: patients, scenario: scenario, seed: seed, start: start, duration: duration)
-            return wearables.map { wearable in { date, http in try await wearable.post(at: date, via: http) } }
+            throw SimulationError("TEMP")
         }
     }
 

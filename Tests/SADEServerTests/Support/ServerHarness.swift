@@ -33,6 +33,7 @@ struct ServerHarness: Sendable {
         var configuration = ServerConfiguration(port: 0, tokenSecret: "test-secret-test-secret-test-secret")
         configure(&configuration)
         let server = await MonitoringServer(system: system, configuration: configuration)
+        try await system.start()
         do {
             try await server.makeApplication().test(.live) { client in
                 try await body(ServerHarness(system: system, server: server, clock: clock, client: client))

@@ -18,34 +18,34 @@ extension MonitoringServer {
             let body = ResponseBody { writer in
                 var readable = try await access.readablePatients(for: caller)
                 var refreshed = ContinuousClock.now
+                // One stream of events, keep-alive ticks (nil) and its end at shutdown.
+                let (items, feed) = AsyncStream.makeStream(of: MonitoringEvent?.self, bufferingPolicy: .bufferingNewest(256))
+                let feeders = [
+                    Task {
+                        for await event in stream { feed.yield(event) }
+                        feed.finish()
+                    },
+                    Task {
+                        while (try? await Task.sleep(for: .seconds(15))) != nil { feed.yield(nil) }
+                    },
+                    Task {
+                        try? await gracefulShutdown()
+                        feed.finish()
+                    },
+                ]
+                defer { feeders.forEach { $0.cancel() } }
                 try await writer.write(ByteBuffer(string: "retry: 3000\n: connected\n\n"))
-                try await cancelWhenGracefulShutdown {
-                    try await withThrowingTaskGroup(of: Void.self) { group in
-                        let (ticks, tick) = AsyncStream.makeStream(of: MonitoringEvent?.self, bufferingPolicy: .bufferingNewest(1))
-                        group.addTask {
-                            while !Task.isCancelled {
-                                try await Task.sleep(for: .seconds(15))
-                                tick.yield(nil)
-                            }
-                        }
-                        group.addTask {
-                            for await event in stream { tick.yield(event) }
-                            tick.finish()
-                        }
-                        for await item in ticks {
-                            guard let event = item else {
-                                try await writer.write(ByteBuffer(string: ": keep-alive\n\n"))
-                                continue
-                            }
-                            if ContinuousClock.now - refreshed > .seconds(30) {
-                                readable = try await access.readablePatients(for: caller)
-                                refreshed = ContinuousClock.now
-                            }
-                            guard readable?.contains(event.patient) ?? true else { continue }
-                            try await writer.write(ByteBuffer(string: Self.serverSentEvent(event)))
-                        }
-                        group.cancelAll()
+                for await item in items {
+                    guard let event = item else {
+                        try await writer.write(ByteBuffer(string: ": keep-alive\n\n"))
+                        continue
                     }
+                    if ContinuousClock.now - refreshed > .seconds(30) {
+                        readable = try await access.readablePatients(for: caller)
+                        refreshed = ContinuousClock.now
+                    }
+                    guard readable?.contains(event.patient) ?? true else { continue }
+                    try await writer.write(ByteBuffer(string: Self.serverSentEvent(event)))
                 }
                 try await writer.finish(nil)
             }
