@@ -143,14 +143,18 @@ let package = Package(
         ),
         .testTarget(
             name: "SADEMonitoringTests",
-            dependencies: ["SADEMonitoring", "SADEHealth", "SADEHealthSQLite", "SADENotification", "SADECore", "SADETestSupport"]
+            dependencies: [
+                "SADEMonitoring", "SADEHealth", "SADEHealthSQLite", "SADENotification", "SADECore", "SADETestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
         ),
         .testTarget(
             name: "SADEServerTests",
             dependencies: [
                 "SADEServer", "SADEMonitoring", "SADEHealth", "SADENotification", "SADECore", "sade", "SADETestSupport",
-                .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
         .testTarget(name: "SADEExamplesTests", dependencies: ["SADEExamples", "sade", "SADETestSupport"]),

@@ -74,7 +74,8 @@ struct ServeCommand: AsyncParsableCommand {
             dataDirectory: data, smtp: try smtpConfiguration(), webhookURL: webhook, webhookSecret: webhookSecret))
         if demo {
             let seeded = try await DemoHospital.seed(system)
-            print(seeded ? "demo: seeded \(data) with the demo hospital" : "demo: \(data) already has data; not seeding")
+            say(seeded ? "demo: seeded \(data) with the demo hospital" : "demo: \(data) already has data; not seeding")
+            try await DemoHospital.startMonitors(system)
             printDemoAccounts()
         }
         let secret = tokenSecret ?? ProcessInfo.processInfo.environment["SADE_TOKEN_SECRET"]
@@ -85,21 +86,26 @@ struct ServeCommand: AsyncParsableCommand {
                 tokenSecret: secret))
         let host = host
         let application = server.makeApplication(logger: Logger(label: "sade.server")) { port in
-            print("SADE monitoring server listening on http://\(host):\(port)")
+            say("SADE monitoring server listening on http://\(host):\(port)")
         }
         let group = ServiceGroup(
             configuration: .init(
                 services: [.init(service: MonitoringSystemService(system: system)), .init(service: application)],
                 gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         try await group.run()
-        print("stopped")
+        say("stopped")
+    }
+
+    /// Prints a line at once, even when standard output is a pipe or a file.
+    private func say(_ line: String) {
+        FileHandle.standardOutput.write(Data((line + "\n").utf8))
     }
 
     private func printDemoAccounts() {
-        print("demo accounts (password \(DemoHospital.password)):")
+        say("demo accounts (password \(DemoHospital.password)):")
         for member in DemoHospital.staff {
             let sectors = member.worker.map { $0.sectors.sorted().joined(separator: ", ") } ?? "all"
-            print("  \(member.account.username.padding(toLength: 8, withPad: " ", startingAt: 0)) \(member.account.role.rawValue), \(sectors)")
+            say("  \(member.account.username.padding(toLength: 8, withPad: " ", startingAt: 0)) \(member.account.role.rawValue), \(sectors)")
         }
     }
 

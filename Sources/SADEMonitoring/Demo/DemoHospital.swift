@@ -34,17 +34,12 @@ public enum DemoHospital {
         member("nurse3", "Noel Haddad", .nurse, sectors: [icu.id]),
     ]
 
-    /// How a demo patient's monitor behaves.
-    public enum MonitorBehaviour: String, Sendable, CaseIterable {
-        case normal, deteriorating, noisy, droppingOut
-    }
-
     /// A demo patient and their monitor's behaviour.
     public struct DemoPatient: Sendable {
         /// The record.
         public let patient: Patient
         /// How the simulated monitor behaves.
-        public let behaviour: MonitorBehaviour
+        public let behaviour: VitalSignSimulator.Profile
     }
 
     /// Twelve patients: eight in the COVID ward, four on respirators in the ICU.
@@ -53,7 +48,7 @@ public enum DemoHospital {
             "Maria Silva", "John Carter", "Aiko Tanaka", "Pedro Alves", "Fatima Zahra", "Liam O'Brien",
             "Sofia Rossi", "Kwame Mensah", "Elena Petrova", "Omar Haddad", "Grace Kim", "Lucas Martin",
         ]
-        let behaviours: [MonitorBehaviour] = [
+        let behaviours: [VitalSignSimulator.Profile] = [
             .normal, .deteriorating, .normal, .noisy, .normal, .droppingOut, .normal, .normal, .normal, .deteriorating, .noisy, .normal,
         ]
         return names.indices.map { index in
@@ -85,6 +80,21 @@ public enum DemoHospital {
         } catch { throw MonitoringError(error) }
         for member in staff { try system.accounts.create(member.account, password: password) }
         return true
+    }
+
+    /// Attaches a simulated bedside monitor to every demo patient still in the
+    /// registry, starting now: deteriorating patients drift for ten minutes after two
+    /// normal ones.
+    public static func startMonitors(_ system: MonitoringSystem) async throws(MonitoringError) {
+        let now = system.now()
+        for (index, demo) in patients.enumerated() {
+            let record: Patient?
+            do { record = try await system.health.patient(demo.patient.id) } catch { throw MonitoringError(error) }
+            guard let record else { continue }
+            await system.simulatedMonitors.add(VitalSignSimulator(
+                patient: record.id, profile: demo.behaviour, seed: UInt64(index + 1), onRespirator: COVID19Patient(record).onRespirator,
+                start: now, configuration: .init(deteriorationDelay: 120, deteriorationSpan: 600, dropoutCycle: 900, silentFor: 300)))
+        }
     }
 
     private static func member(_ username: String, _ name: String, _ role: UserRole, sectors: Set<SectorID>) -> StaffMember {

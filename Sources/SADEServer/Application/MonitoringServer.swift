@@ -46,6 +46,8 @@ public struct MonitoringServer: Sendable {
         addAuthRoutes(to: api)
         addPatientRoutes(to: api)
         addObservationRoutes(to: api)
+        addAlertRoutes(to: api)
+        addEventRoutes(to: api)
         return router
     }
 

@@ -1,15 +1,18 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
-import HummingbirdTesting
+import AsyncHTTPClient
+import Logging
+import NIOHTTP1
+import ServiceLifecycle
 import SADECore
 import SADEHealth
 import SADEMonitoring
 import SADEServer
 
 /// A monitoring server on loopback for one test: an in-memory system on a manual
-/// clock, an `admin` account (password ``ServerHarness/password``) and a live HTTP
-/// client.
+/// clock, an `admin` account (password ``ServerHarness/password``), listening on a
+/// free port and asked with AsyncHTTPClient.
 struct ServerHarness: Sendable {
     /// Every account the harness makes has this password.
     static let password = "correct-horse"
@@ -19,7 +22,8 @@ struct ServerHarness: Sendable {
     let system: MonitoringSystem
     let server: MonitoringServer
     let clock: ManualClock
-    let client: any TestClientProtocol
+    /// The port the server listens on (loopback).
+    let port: Int
 
     /// Runs `body` against a fresh server; `configure` adjusts the server's settings.
     static func run(
@@ -34,15 +38,21 @@ struct ServerHarness: Sendable {
         configure(&configuration)
         let server = await MonitoringServer(system: system, configuration: configuration)
         try await system.start()
-        do {
-            try await server.makeApplication().test(.live) { client in
-                try await body(ServerHarness(system: system, server: server, clock: clock, client: client))
-            }
-        } catch {
-            await system.shutdown()
-            throw error
+        var quiet = Logger(label: "sade.test-server")
+        quiet.logLevel = .warning
+        let (ports, portSink) = AsyncStream.makeStream(of: Int.self)
+        let application = server.makeApplication(logger: quiet) { port in portSink.yield(port) }
+        let group = ServiceGroup(configuration: .init(services: [application], logger: quiet))
+        let running = Task { try await group.run() }
+        var outcome: Result<Void, any Error> = .success(())
+        var portIterator = ports.makeAsyncIterator()
+        if let port = await portIterator.next() {
+            do { try await body(ServerHarness(system: system, server: server, clock: clock, port: port)) } catch { outcome = .failure(error) }
         }
+        await group.triggerGracefulShutdown()
+        try await running.value
         await system.shutdown()
+        try outcome.get()
     }
 
     /// Adds an account with ``password``.
@@ -78,8 +88,15 @@ struct ServerHarness: Sendable {
             body = ByteBuffer(string: raw)
             headers[.contentType] = "application/json"
         }
-        let response = try await client.execute(uri: path, method: method, headers: headers, body: body)
-        return HarnessResponse(status: response.status, headers: response.headers, body: Data(buffer: response.body))
+        var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)\(path)")
+        request.method = HTTPMethod(rawValue: method.rawValue)
+        for field in headers { request.headers.add(name: field.name.rawName, value: field.value) }
+        if let body { request.body = .bytes(body) }
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
+        let data = try await response.body.collect(upTo: 64 << 20)
+        var fields = HTTPFields()
+        for (name, value) in response.headers { if let name = HTTPField.Name(name) { fields.append(HTTPField(name: name, value: value)) } }
+        return HarnessResponse(status: HTTPResponse.Status(code: Int(response.status.code)), headers: fields, body: Data(buffer: data))
     }
 }
 
