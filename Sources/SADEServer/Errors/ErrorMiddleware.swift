@@ -18,6 +18,9 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         } catch let error as HealthError {
             if case .storage(let reason) = error { context.logger.error("health store failure: \(reason)") }
             throw APIError(MonitoringError(error))
+        } catch let error as AlertBookError {
+            if case .storage(let reason) = error { context.logger.error("alert book failure: \(reason)") }
+            throw APIError(error)
         } catch let error as HTTPError {
             throw APIError(error.status, code: Self.code(for: error.status), message: error.body ?? error.status.reasonPhrase)
         } catch {

@@ -1,0 +1,74 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+
+/// A Server-Sent Events subscription to the harness's server: each event's name and
+/// its JSON data, in order.
+struct EventStream: Sendable {
+    struct Event: Sendable {
+        let name: String
+        let json: Data
+        var data: [String: Any] { (try? JSONSerialization.jsonObject(with: json)) as? [String: Any] ?? [:] }
+        var patient: String? { data["patient"] as? String }
+    }
+
+    let events: AsyncStream<Event>
+    private let task: Task<Void, Never>
+
+    /// Opens `/api/v1/events` with `token` in the query string (as a browser would) and
+    /// returns once the server has subscribed the caller.
+    static func open(_ harness: ServerHarness, token: String) async throws -> EventStream {
+        let request = HTTPClientRequest(url: "http://127.0.0.1:\(harness.port)/api/v1/events?access_token=\(token)")
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(600))
+        guard response.status == .ok else { throw EventStreamError.status(Int(response.status.code)) }
+        let (events, sink) = AsyncStream.makeStream(of: Event.self)
+        let (connected, connection) = AsyncStream.makeStream(of: Void.self)
+        let task = Task {
+            var pending = ""
+            do {
+                for try await chunk in response.body {
+                    pending += String(buffer: chunk)
+                    while let end = pending.range(of: "\n\n") {
+                        let block = String(pending[..<end.lowerBound])
+                        pending.removeSubrange(..<end.upperBound)
+                        if block.contains(": connected") { connection.yield() }
+                        if let event = parse(block) { sink.yield(event) }
+                    }
+                }
+            } catch {}
+            sink.finish()
+            connection.finish()
+        }
+        var waiting = connected.makeAsyncIterator()
+        _ = await waiting.next()
+        return EventStream(events: events, task: task)
+    }
+
+    static func parse(_ block: String) -> Event? {
+        var name = "message"
+        var data = ""
+        for line in block.split(separator: "\n") {
+            if line.hasPrefix("event: ") { name = String(line.dropFirst(7)) }
+            if line.hasPrefix("data: ") { data += line.dropFirst(6) }
+        }
+        guard !data.isEmpty else { return nil }
+        return Event(name: name, json: Data(data.utf8))
+    }
+
+    /// Stops reading.
+    func close() { task.cancel() }
+}
+
+enum EventStreamError: Error {
+    case status(Int)
+}
+
+extension AsyncStream<EventStream.Event>.Iterator {
+    /// The next event that satisfies `condition`, skipping others; `nil` if the stream ends.
+    mutating func next(where condition: (EventStream.Event) -> Bool) async -> EventStream.Event? {
+        while let event = await next() {
+            if condition(event) { return event }
+        }
+        return nil
+    }
+}
