@@ -88,15 +88,7 @@ struct ServerHarness: Sendable {
             body = ByteBuffer(string: raw)
             headers[.contentType] = "application/json"
         }
-        var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)\(path)")
-        request.method = HTTPMethod(rawValue: method.rawValue)
-        for field in headers { request.headers.add(name: field.name.rawName, value: field.value) }
-        if let body { request.body = .bytes(body) }
-        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
-        let data = try await response.body.collect(upTo: 64 << 20)
-        var fields = HTTPFields()
-        for (name, value) in response.headers { if let name = HTTPField.Name(name) { fields.append(HTTPField(name: name, value: value)) } }
-        return HarnessResponse(status: HTTPResponse.Status(code: Int(response.status.code)), headers: fields, body: Data(buffer: data))
+        return try await HarnessResponse.fetch(method, "http://127.0.0.1:\(port)\(path)", headers: headers, body: body)
     }
 }
 
@@ -115,6 +107,33 @@ struct HarnessResponse: Sendable {
     var errorCode: String? { (object?["error"] as? [String: Any])?["code"] as? String }
     /// The `error.message` of an error answer.
     var errorMessage: String? { (object?["error"] as? [String: Any])?["message"] as? String }
+}
+
+extension HarnessResponse {
+    /// Sends a request with AsyncHTTPClient and collects the answer.
+    static func fetch(_ method: HTTPRequest.Method, _ url: String, headers: HTTPFields = [:], body: ByteBuffer? = nil) async throws -> HarnessResponse {
+        var request = HTTPClientRequest(url: url)
+        request.method = HTTPMethod(rawValue: method.rawValue)
+        for field in headers { request.headers.add(name: field.name.rawName, value: field.value) }
+        if let body { request.body = .bytes(body) }
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
+        let data = try await response.body.collect(upTo: 64 << 20)
+        var fields = HTTPFields()
+        for (name, value) in response.headers { if let name = HTTPField.Name(name) { fields.append(HTTPField(name: name, value: value)) } }
+        return HarnessResponse(status: HTTPResponse.Status(code: Int(response.status.code)), headers: fields, body: Data(buffer: data))
+    }
+
+    /// Sends JSON to `url`, with a bearer token if given.
+    static func json(_ method: HTTPRequest.Method, _ url: String, token: String? = nil, _ value: (any Encodable & Sendable)? = nil) async throws -> HarnessResponse {
+        var headers = HTTPFields()
+        if let token { headers[.authorization] = "Bearer \(token)" }
+        var body: ByteBuffer?
+        if let value {
+            headers[.contentType] = "application/json"
+            body = ByteBuffer(bytes: try JSONEncoder().encode(value))
+        }
+        return try await fetch(method, url, headers: headers, body: body)
+    }
 }
 
 enum HarnessError: Error {

@@ -1,0 +1,77 @@
+import Foundation
+import Testing
+import SADETestSupport
+
+/// `sade serve` and `sade simulate` as separate processes on loopback.
+@Suite("sade serve and sade simulate as processes", .timeLimit(.minutes(3)))
+struct ServeProcessTests {
+    /// Starts `sade serve` and returns it with its base URL.
+    static func serve(_ arguments: [String]) async throws -> (SadeProcess, String) {
+        let process = try SadeProcess(["serve", "--port", "0"] + arguments)
+        guard let line = await process.line(containing: "listening on http://"),
+            let url = line.split(separator: " ").last.map(String.init)
+        else {
+            let failed = await process.finish()
+            throw SadeProcessError.notListening("serve did not start: \(failed.error)")
+        }
+        return (process, url)
+    }
+
+    static func login(_ url: String, _ username: String) async throws -> String {
+        let response = try await HarnessResponse.json(.post, url + "/api/v1/auth/login", ["username": username, "password": "sade-demo"])
+        return try #require(response.object?["token"] as? String, "\(response.text)")
+    }
+
+    @Test("""
+        serve --demo seeds the demo hospital and prints the accounts; simulate drives it through the API; a SIGTERM \
+        stops it cleanly and a restart on the same data keeps accounts and samples
+        """)
+    func serveSimulateRestart() async throws {
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("sade-serve-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: data) }
+        let (server, url) = try await Self.serve(["--demo", "--data", data])
+        #expect(await server.line(containing: "nurse3") != nil, "the demo accounts are printed")
+
+        let nurse = try await Self.login(url, "nurse1")
+        let patients = try await HarnessResponse.json(.get, url + "/api/v1/patients", token: nurse)
+        #expect(patients.array?.count == 8, "nurse1 works in the COVID ward: 8 of the 12 patients")
+
+        let simulation = try await SadeProcess.run([
+            "simulate", "--server", url, "--patients", "2", "--profile", "monitor", "--interval", "0.25", "--duration", "1.5",
+            "--scenario", "normal", "--quiet",
+        ])
+        #expect(simulation.status == 0, "\(simulation.error)")
+        let summary = try #require(simulation.output.split(separator: "\n").last { $0.hasPrefix("sent ") })
+        #expect(summary.contains("rejected 0") && summary.contains("failed 0") && !summary.hasPrefix("sent 0,"), "\(summary)")
+
+        let admin = try await Self.login(url, "admin")
+        let posted = try await HarnessResponse.json(
+            .post, url + "/api/v1/patients/patient-05/observations", token: admin,
+            ["type": "heartRate", "value": "171", "start": Date().formatted(.iso8601)])
+        #expect(posted.status == .badRequest, "a value must be a number")
+        let accepted = try await HarnessResponse.json(
+            .post, url + "/api/v1/patients/patient-05/observations", token: admin,
+            [Sample(type: "heartRate", value: 171, start: Date().formatted(.iso8601))])
+        #expect(accepted.status == .created)
+        let id = try #require((accepted.object?["ids"] as? [String])?.first)
+
+        server.signal(SIGTERM)
+        let stopped = await server.finish()
+        #expect(stopped.status == 0, "\(stopped.error)")
+        #expect(stopped.output.contains("stopped"))
+
+        let (again, secondURL) = try await Self.serve(["--demo", "--data", data])
+        #expect(await again.line(containing: "already has data") != nil)
+        let token = try await Self.login(secondURL, "admin")
+        let samples = try await HarnessResponse.json(.get, secondURL + "/api/v1/patients/patient-05/observations?type=heartRate", token: token)
+        #expect((samples.array as? [[String: Any]])?.contains { ($0["id"] as? String)?.lowercased() == id.lowercased() } == true)
+        again.signal(SIGINT)
+        #expect(await again.finish().status == 0)
+    }
+
+    struct Sample: Encodable, Sendable {
+        let type: String
+        let value: Double
+        let start: String
+    }
+}
