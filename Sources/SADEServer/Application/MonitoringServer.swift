@@ -48,6 +48,13 @@ public struct MonitoringServer: Sendable {
         addObservationRoutes(to: api)
         addAlertRoutes(to: api)
         addEventRoutes(to: api)
+        addUserRoutes(to: api)
+        addHospitalRoutes(to: api)
+        addStaffRoutes(to: api)
+        addPatientAdminRoutes(to: api)
+        addDeviceTokenRoutes(to: api)
+        addFHIRExportRoutes(to: api)
+        addFHIRImportRoutes(to: api)
         return router
     }
 

@@ -1,0 +1,121 @@
+import Foundation
+import Hummingbird
+import SADEHealth
+import SADEMonitoring
+
+extension MonitoringRequestContext {
+    /// The caller if they are hospital staff (an admin, a doctor or a nurse); 401 or 403 otherwise.
+    public func requireStaff() throws -> UserAccount {
+        let caller = try requireCaller()
+        guard caller.role == .admin || caller.role.isCareWorker else { throw APIError.forbidden("only hospital staff may see this") }
+        return caller
+    }
+}
+
+/// The records the administration routes look up by the identifier in their path:
+/// each is found or answered 404.
+extension MonitoringServer {
+    /// The patient named by the path parameter `id`.
+    func registeredPatient(_ context: MonitoringRequestContext) async throws -> Patient {
+        let id = PatientID(rawValue: try context.parameters.require("id"))
+        try id.validate(field: "id")
+        guard let patient = try await system.health.patient(id) else { throw APIError.notFound("no patient \(id)") }
+        return patient
+    }
+
+    /// The patient named by the path parameter `id` if `caller` may read their record
+    /// (``AccessRules/mayRead(_:as:)``): 404 or 403 otherwise.
+    func registeredPatient(_ context: MonitoringRequestContext, readableBy caller: UserAccount) async throws -> Patient {
+        let patient = try await registeredPatient(context)
+        guard try await system.access.mayRead(patient.id, as: caller) else {
+            throw APIError.forbidden("patient \(patient.id) is not one of your patients")
+        }
+        return patient
+    }
+
+    /// The account named by the path parameter `id`.
+    func registeredAccount(_ context: MonitoringRequestContext) throws -> UserAccount {
+        let id = try context.parameters.require("id")
+        guard let account = try system.accounts.account(id: id) else { throw APIError.notFound("no user \(id)") }
+        return account
+    }
+
+    /// The health-care worker with identifier `id`.
+    func registeredWorker(_ id: StaffID) async throws -> HealthCareWorker {
+        try HealthText.validateIdentifier(id, field: "id")
+        guard let worker = try await system.health.worker(id) else { throw APIError.notFound("no health-care worker \(id)") }
+        return worker
+    }
+
+    /// The hospital with identifier `id`.
+    func registeredHospital(_ id: HospitalID) async throws -> Hospital {
+        guard let hospital = try await system.health.hospitals().first(where: { $0.id == id }) else {
+            throw APIError.notFound("no hospital \(id)")
+        }
+        return hospital
+    }
+
+    /// The sector with identifier `id`.
+    func registeredSector(_ id: SectorID) async throws -> HospitalSector {
+        guard let sector = try await system.health.sectors(of: nil).first(where: { $0.id == id }) else {
+            throw APIError.notFound("no sector \(id)")
+        }
+        return sector
+    }
+}
+
+/// Checks of request fields shared by the administration routes.
+enum AdminInput {
+    /// `text` trimmed, or a 400 naming `field` when it is blank or longer than `limit`.
+    static func requiredText(_ text: String?, field: String, limit: Int = 200) throws -> String {
+        let trimmed = text?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+        guard !trimmed.isEmpty else { throw APIError.invalid("\(field): is missing or blank", code: "invalid-field") }
+        guard trimmed.count <= limit else { throw APIError.invalid("\(field): is longer than \(limit) characters", code: "invalid-field") }
+        return trimmed
+    }
+
+    /// `text` trimmed, `nil` when that leaves nothing (an empty field clears a value).
+    static func optionalText(_ text: String?) -> String? {
+        let trimmed = text?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+        return trimmed.isEmpty ? nil : trimmed
+    }
+
+    /// `identifier` if it is a usable record identifier (letters, digits, `.`, `_`, `-`), else a 400 naming `field`.
+    static func identifier(_ identifier: String?, field: String) throws -> String {
+        let text = try requiredText(identifier, field: field, limit: 64)
+        guard text.unicodeScalars.allSatisfy({ identifierCharacters.contains($0) }) else {
+            throw APIError.invalid("\(field): may hold only letters, digits and . _ -", code: "invalid-field")
+        }
+        return text
+    }
+
+    /// E-mail addresses, each checked, or a 400 naming the one at fault.
+    static func emailAddresses(_ addresses: [String], field: String) throws -> [String] {
+        try addresses.enumerated().map { index, address in
+            let trimmed = address.trimmingCharacters(in: .whitespaces)
+            guard isEmailAddress(trimmed) else { throw APIError.invalid("\(field)[\(index)]: is not an e-mail address", code: "invalid-field") }
+            return trimmed
+        }
+    }
+
+    /// Whether `text` looks like an e-mail address: something, `@`, a domain.
+    static func isEmailAddress(_ text: String) -> Bool {
+        let parts = text.split(separator: "@", omittingEmptySubsequences: false)
+        return parts.count == 2 && !parts[0].isEmpty && parts[1].contains(".") && text.count <= 254
+            && !text.contains(where: \.isWhitespace)
+    }
+
+    static let identifierCharacters = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "._-"))
+
+    /// The body's bytes, up to `limit` (413 beyond it); empty when there is no body.
+    static func bodyData(of request: Request, limit: Int) async throws -> Data {
+        do {
+            return Data(buffer: try await request.body.collect(upTo: limit))
+        } catch {
+            throw APIError(.contentTooLarge, code: "body-too-large", message: "the body is larger than \(limit) bytes")
+        }
+    }
+
+    /// An empty 204 answer.
+    static func noContent() -> Response { Response(status: .noContent) }
+}

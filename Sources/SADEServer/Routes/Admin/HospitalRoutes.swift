@@ -1,0 +1,93 @@
+import Foundation
+import Hummingbird
+import SADEHealth
+import SADEMonitoring
+
+extension MonitoringServer {
+    /// Hospitals and their sectors: any staff member reads them, an admin writes them.
+    /// `GET`/`POST /hospitals`, `PUT /hospitals/{id}`, `GET /hospitals/{id}/sectors`,
+    /// `GET`/`POST /sectors`, `GET`/`PUT /sectors/{id}` (name and the mailing list that
+    /// is e-mailed when nobody on duty takes an alert).
+    func addHospitalRoutes(to api: RouterGroup<MonitoringRequestContext>) {
+        struct HospitalInput: Decodable {
+            var id: String?
+            var name: String?
+            var address: String?
+        }
+        struct SectorInput: Decodable {
+            var id: String?
+            var hospital: String?
+            var name: String?
+            var mailingList: [String]?
+        }
+
+        api.get("hospitals") { _, context -> Response in
+            _ = try context.requireStaff()
+            return try JSONBody.response(try await system.health.hospitals())
+        }
+        api.post("hospitals") { request, context -> Response in
+            _ = try context.requireAdmin()
+            let input = try await JSONBody.decode(HospitalInput.self, from: request, limit: configuration.maxBodyBytes)
+            let hospital = Hospital(
+                id: try AdminInput.identifier(input.id, field: "id"), name: try AdminInput.requiredText(input.name, field: "name"),
+                address: AdminInput.optionalText(input.address))
+            if try await system.health.hospitals().contains(where: { $0.id == hospital.id }) {
+                throw APIError.conflict("a hospital \(hospital.id) exists already")
+            }
+            try await system.health.save(hospital)
+            return try JSONBody.response(hospital, status: .created)
+        }
+        api.put("hospitals/:id") { request, context -> Response in
+            _ = try context.requireAdmin()
+            var hospital = try await registeredHospital(try context.parameters.require("id"))
+            let input = try await JSONBody.decode(HospitalInput.self, from: request, limit: configuration.maxBodyBytes)
+            if let id = input.id, id != hospital.id {
+                throw APIError.invalid("id: a hospital's identifier cannot change", code: "invalid-field")
+            }
+            if let name = input.name { hospital.name = try AdminInput.requiredText(name, field: "name") }
+            if let address = input.address { hospital.address = AdminInput.optionalText(address) }
+            try await system.health.save(hospital)
+            return try JSONBody.response(hospital)
+        }
+        api.get("hospitals/:id/sectors") { _, context -> Response in
+            _ = try context.requireStaff()
+            let hospital = try await registeredHospital(try context.parameters.require("id"))
+            return try JSONBody.response(try await system.health.sectors(of: hospital.id))
+        }
+
+        api.get("sectors") { _, context -> Response in
+            _ = try context.requireStaff()
+            return try JSONBody.response(try await system.health.sectors(of: nil))
+        }
+        api.post("sectors") { request, context -> Response in
+            _ = try context.requireAdmin()
+            let input = try await JSONBody.decode(SectorInput.self, from: request, limit: configuration.maxBodyBytes)
+            let sector = HospitalSector(
+                id: try AdminInput.identifier(input.id, field: "id"), hospital: try AdminInput.identifier(input.hospital, field: "hospital"),
+                name: try AdminInput.requiredText(input.name, field: "name"),
+                mailingList: try AdminInput.emailAddresses(input.mailingList ?? [], field: "mailingList"))
+            if try await system.health.sectors(of: nil).contains(where: { $0.id == sector.id }) {
+                throw APIError.conflict("a sector \(sector.id) exists already")
+            }
+            try await system.health.save(sector)  // 400 naming `hospital` when it is not registered
+            return try JSONBody.response(sector, status: .created)
+        }
+        api.get("sectors/:id") { _, context -> Response in
+            _ = try context.requireStaff()
+            return try JSONBody.response(try await registeredSector(try context.parameters.require("id")))
+        }
+        api.put("sectors/:id") { request, context -> Response in
+            _ = try context.requireAdmin()
+            var sector = try await registeredSector(try context.parameters.require("id"))
+            let input = try await JSONBody.decode(SectorInput.self, from: request, limit: configuration.maxBodyBytes)
+            if let newID = input.id, newID != sector.id {
+                throw APIError.invalid("id: a sector's identifier cannot change", code: "invalid-field")
+            }
+            if let hospital = input.hospital { sector.hospital = try AdminInput.identifier(hospital, field: "hospital") }
+            if let name = input.name { sector.name = try AdminInput.requiredText(name, field: "name") }
+            if let list = input.mailingList { sector.mailingList = try AdminInput.emailAddresses(list, field: "mailingList") }
+            try await system.health.save(sector)
+            return try JSONBody.response(sector)
+        }
+    }
+}

@@ -1,0 +1,87 @@
+import Foundation
+import Hummingbird
+import SADEHealth
+import SADEMonitoring
+
+/// A health-care worker as the API shows them, sectors sorted.
+struct StaffView: Encodable {
+    let id: StaffID
+    let name: String
+    let role: HealthCareWorker.Role
+    let licence: String?
+    let email: String?
+    let phone: String?
+    let sectors: [SectorID]
+    let onDuty: Bool
+
+    init(_ worker: HealthCareWorker) {
+        id = worker.id
+        name = worker.name
+        role = worker.role
+        licence = worker.licence
+        email = worker.email
+        phone = worker.phone
+        sectors = worker.sectors.sorted()
+        onDuty = worker.onDuty
+    }
+}
+
+extension MonitoringServer {
+    /// The health-care workers: `GET /staff` (`?sector=`, `?onDuty=true|false`) and
+    /// `GET /staff/{id}` for any staff member; `PUT /staff/{id}` changes a worker's
+    /// details, sectors and duty status (an admin), or only one's own duty status (a
+    /// doctor or nurse).
+    func addStaffRoutes(to api: RouterGroup<MonitoringRequestContext>) {
+        struct StaffInput: Decodable {
+            var name: String?
+            var licence: String?
+            var email: String?
+            var phone: String?
+            var sectors: [String]?
+            var onDuty: Bool?
+
+            var changesOnlyDuty: Bool { name == nil && licence == nil && email == nil && phone == nil && sectors == nil }
+        }
+
+        api.get("staff") { request, context -> Response in
+            _ = try context.requireStaff()
+            let parameters = request.uri.queryParameters
+            var onDuty: Bool?
+            if let text = parameters["onDuty"] {
+                guard let value = Bool(String(text)) else { throw APIError.invalid("onDuty: '\(text)' is not true or false") }
+                onDuty = value
+            }
+            let workers = try await system.health.workers(in: parameters["sector"].map(String.init))
+            return try JSONBody.response(workers.filter { onDuty == nil || $0.onDuty == onDuty }.map(StaffView.init))
+        }
+
+        api.get("staff/:id") { _, context -> Response in
+            _ = try context.requireStaff()
+            return try JSONBody.response(StaffView(try await registeredWorker(try context.parameters.require("id"))))
+        }
+
+        api.put("staff/:id") { request, context -> Response in
+            let caller = try context.requireStaff()
+            var worker = try await registeredWorker(try context.parameters.require("id"))
+            let input = try await JSONBody.decode(StaffInput.self, from: request, limit: configuration.maxBodyBytes)
+            if caller.role != .admin {
+                guard caller.staffID == worker.id else { throw APIError.forbidden("you may change only your own duty status") }
+                guard input.changesOnlyDuty else { throw APIError.forbidden("only an admin may change a worker's details or sectors") }
+            }
+            if let name = input.name { worker.name = try AdminInput.requiredText(name, field: "name") }
+            if let licence = input.licence { worker.licence = AdminInput.optionalText(licence) }
+            if let email = input.email {
+                let address = AdminInput.optionalText(email)
+                if let address, !AdminInput.isEmailAddress(address) {
+                    throw APIError.invalid("email: is not an e-mail address", code: "invalid-field")
+                }
+                worker.email = address
+            }
+            if let phone = input.phone { worker.phone = AdminInput.optionalText(phone) }
+            if let sectors = input.sectors { worker.sectors = Set(sectors) }  // 400 naming `sectors` for an unknown one
+            if let onDuty = input.onDuty { worker.onDuty = onDuty }
+            try await system.health.save(worker)
+            return try JSONBody.response(StaffView(worker))
+        }
+    }
+}
