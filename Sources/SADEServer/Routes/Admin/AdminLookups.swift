@@ -15,24 +15,6 @@ extension MonitoringRequestContext {
 /// The records the administration routes look up by the identifier in their path:
 /// each is found or answered 404.
 extension MonitoringServer {
-    /// The patient named by the path parameter `id`.
-    func registeredPatient(_ context: MonitoringRequestContext) async throws -> Patient {
-        let id = PatientID(rawValue: try context.parameters.require("id"))
-        try id.validate(field: "id")
-        guard let patient = try await system.health.patient(id) else { throw APIError.notFound("no patient \(id)") }
-        return patient
-    }
-
-    /// The patient named by the path parameter `id` if `caller` may read their record
-    /// (``AccessRules/mayRead(_:as:)``): 404 or 403 otherwise.
-    func registeredPatient(_ context: MonitoringRequestContext, readableBy caller: UserAccount) async throws -> Patient {
-        let patient = try await registeredPatient(context)
-        guard try await system.access.mayRead(patient.id, as: caller) else {
-            throw APIError.forbidden("patient \(patient.id) is not one of your patients")
-        }
-        return patient
-    }
-
     /// The account named by the path parameter `id`.
     func registeredAccount(_ context: MonitoringRequestContext) throws -> UserAccount {
         let id = try context.parameters.require("id")
@@ -93,7 +75,9 @@ enum AdminInput {
     static func emailAddresses(_ addresses: [String], field: String) throws -> [String] {
         try addresses.enumerated().map { index, address in
             let trimmed = address.trimmingCharacters(in: .whitespaces)
-            guard isEmailAddress(trimmed) else { throw APIError.invalid("\(field)[\(index)]: is not an e-mail address", code: "invalid-field") }
+            guard isEmailAddress(trimmed) else {
+                throw APIError.invalid("\(field)[\(index)]: is not an e-mail address", code: "invalid-field")
+            }
             return trimmed
         }
     }

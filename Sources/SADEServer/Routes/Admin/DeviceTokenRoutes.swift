@@ -35,7 +35,7 @@ extension MonitoringServer {
                 /// The bearer token the device sends; shown once.
                 let secret: String
             }
-            let patient = try await registeredPatient(context)
+            let patient = try await existingPatient(context)
             let body = try await AdminInput.bodyData(of: request, limit: configuration.maxBodyBytes)
             let device = body.isEmpty ? Device(label: nil) : try JSONBody.decode(Device.self, from: body)
             let (token, secret) = try system.devices.issue(
@@ -45,13 +45,13 @@ extension MonitoringServer {
 
         api.get("patients/:id/devices") { _, context -> Response in
             _ = try context.requireAdmin()
-            let patient = try await registeredPatient(context)
+            let patient = try await existingPatient(context)
             return try JSONBody.response(try system.devices.tokens(for: patient.id).map(DeviceTokenView.init))
         }
 
         api.delete("patients/:id/devices/:tokenID") { _, context -> Response in
             _ = try context.requireAdmin()
-            let patient = try await registeredPatient(context)
+            let patient = try await existingPatient(context)
             let id = try context.parameters.require("tokenID")
             guard let token = try system.devices.tokens(for: patient.id).first(where: { $0.id == id }) else {
                 throw APIError.notFound("patient \(patient.id) has no device token \(id)")

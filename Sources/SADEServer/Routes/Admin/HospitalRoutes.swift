@@ -63,7 +63,8 @@ extension MonitoringServer {
             _ = try context.requireAdmin()
             let input = try await JSONBody.decode(SectorInput.self, from: request, limit: configuration.maxBodyBytes)
             let sector = HospitalSector(
-                id: try AdminInput.identifier(input.id, field: "id"), hospital: try AdminInput.identifier(input.hospital, field: "hospital"),
+                id: try AdminInput.identifier(input.id, field: "id"),
+                hospital: try AdminInput.identifier(input.hospital, field: "hospital"),
                 name: try AdminInput.requiredText(input.name, field: "name"),
                 mailingList: try AdminInput.emailAddresses(input.mailingList ?? [], field: "mailingList"))
             if try await system.health.sectors(of: nil).contains(where: { $0.id == sector.id }) {

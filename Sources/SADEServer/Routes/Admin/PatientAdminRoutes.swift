@@ -22,7 +22,7 @@ extension MonitoringServer {
 
         api.put("patients/:id") { request, context -> Response in
             _ = try context.requireAdmin()
-            var patient = try await registeredPatient(context)
+            var patient = try await existingPatient(context)
             let input = try await JSONBody.decode(PatientInput.self, from: request, limit: configuration.maxBodyBytes)
             if let id = input.id, id != patient.id.rawValue {
                 throw APIError.invalid("id: a patient's identifier cannot change", code: "invalid-field")
@@ -42,21 +42,21 @@ extension MonitoringServer {
                 let sector: String
                 let bed: String?
             }
-            let patient = try await registeredPatient(context)
+            let patient = try await existingPatient(context)
             let stay = try await JSONBody.decode(Stay.self, from: request, limit: configuration.maxBodyBytes)
             let sector = try AdminInput.identifier(stay.sector, field: "sector")
             guard try await system.health.sectors(of: nil).contains(where: { $0.id == sector }) else {
                 throw APIError.invalid("sector: no sector '\(sector)' is registered", code: "invalid-field")
             }
             try await system.health.admit(patient.id, to: sector, bed: AdminInput.optionalText(stay.bed))
-            return try JSONBody.response(PatientView(try await registeredPatient(context)))
+            return try JSONBody.response(PatientView(try await existingPatient(context)))
         }
 
         api.post("patients/:id/discharge") { _, context -> Response in
             _ = try context.requireAdmin()
-            let patient = try await registeredPatient(context)
+            let patient = try await existingPatient(context)
             try await system.health.discharge(patient.id)
-            return try JSONBody.response(PatientView(try await registeredPatient(context)))
+            return try JSONBody.response(PatientView(try await existingPatient(context)))
         }
 
         struct Thresholds: Encodable {
@@ -74,13 +74,13 @@ extension MonitoringServer {
         }
 
         api.get("patients/:id/thresholds") { _, context -> Response in
-            let patient = try await registeredPatient(context, readableBy: try context.requireCaller())
+            let patient = try await readablePatient(context)
             return try JSONBody.response(Thresholds(patient))
         }
 
         api.put("patients/:id/thresholds") { request, context -> Response in
             _ = try context.requireAdmin()
-            var patient = try await registeredPatient(context)
+            var patient = try await existingPatient(context)
             let input = try await JSONBody.decode([String: Threshold].self, from: request, limit: configuration.maxBodyBytes)
             patient.rangeOverrides = try Threshold.ranges(input)
             try await system.health.save(patient)

@@ -48,7 +48,9 @@ extension MonitoringServer {
             let parameters = request.uri.queryParameters
             var onDuty: Bool?
             if let text = parameters["onDuty"] {
-                guard let value = Bool(String(text)) else { throw APIError.invalid("onDuty: '\(text)' is not true or false") }
+                guard let value = Bool(String(text)) else {
+                    throw APIError.invalid("onDuty: '\(text)' is not true or false", code: "invalid-parameter")
+                }
                 onDuty = value
             }
             let workers = try await system.health.workers(in: parameters["sector"].map(String.init))

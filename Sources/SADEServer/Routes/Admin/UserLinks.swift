@@ -54,7 +54,9 @@ extension MonitoringServer {
             return nil
         case .patient:
             account.staffID = nil
-            guard let patient = account.patientID else { throw refuse("patientID", "a patient's account needs the identifier of their record") }
+            guard let patient = account.patientID else {
+                throw refuse("patientID", "a patient's account needs the identifier of their record")
+            }
             try patient.validate(field: "patientID")
             guard try await system.health.patient(patient) != nil else { throw refuse("patientID", "no patient \(patient) is registered") }
             return nil

@@ -16,7 +16,8 @@ extension MonitoringServer {
             var role: UserRole?
             if let text = request.uri.queryParameters["role"] {
                 guard let parsed = UserRole(rawValue: String(text)) else {
-                    throw APIError.invalid("role: '\(text)' is not one of \(UserRole.allCases.map(\.rawValue).joined(separator: ", "))")
+                    let roles = UserRole.allCases.map(\.rawValue).joined(separator: ", ")
+                    throw APIError.invalid("role: '\(text)' is not one of \(roles)", code: "invalid-parameter")
                 }
                 role = parsed
             }

@@ -9,11 +9,11 @@ extension MonitoringServer {
     /// `collection` (``FHIRExporter``), for whoever may read the patient.
     func addFHIRExportRoutes(to api: RouterGroup<MonitoringRequestContext>) {
         api.get("patients/:id/fhir") { request, context -> Response in
-            let patient = try await registeredPatient(context, readableBy: try context.requireCaller())
+            let patient = try await readablePatient(context)
             let parameters = request.uri.queryParameters
-            let from = try Self.dateParameter(parameters["from"].map(String.init), named: "from")
-            let to = try Self.dateParameter(parameters["to"].map(String.init), named: "to")
-            if let from, let to, to < from { throw APIError.invalid("to: is before from") }
+            let from = try ObservationQuery.date(parameters["from"], name: "from")
+            let to = try ObservationQuery.date(parameters["to"], name: "to")
+            if let from, let to, from > to { throw APIError.invalid("from: must not be after to", code: "invalid-parameter") }
             let samples = try await exportableSamples(of: patient.id, from: from, until: to)
             let json = try FHIRExporter.json(try FHIRExporter().bundle(patient: patient, samples: samples), prettyPrinted: false)
             return Response(
@@ -36,14 +36,5 @@ extension MonitoringServer {
             })
         return samples.filter { !members.contains($0.id) }
             .sorted { ($0.start, $0.type.identifier, $0.id.uuidString) < ($1.start, $1.type.identifier, $1.id.uuidString) }
-    }
-
-    /// The query parameter `name` as an ISO 8601 date-time, `nil` when absent, 400 when unreadable.
-    static func dateParameter(_ text: String?, named name: String) throws -> Date? {
-        guard let text else { return nil }
-        guard let date = JSONBody.parseDate(text) else {
-            throw APIError.invalid("\(name): '\(text)' is not an ISO 8601 date-time such as 2026-11-22T03:00:00Z")
-        }
-        return date
     }
 }
