@@ -37,6 +37,7 @@ struct AdminWard: Sendable {
         try harness.createAccount("doctor1", role: .doctor, staffID: "doctor1")
         try harness.createAccount("pat1", role: .patient, patientID: "patient-01")
         let device = try harness.system.devices.issue(for: "patient-01", label: "monitor 1").secret
+        try await harness.system.staffChanged()
         return AdminWard(
             admin: try await harness.login("admin"), nurse1: try await harness.login("nurse1"), nurse2: try await harness.login("nurse2"),
             doctor1: try await harness.login("doctor1"), patient: try await harness.login("pat1"), device: device)

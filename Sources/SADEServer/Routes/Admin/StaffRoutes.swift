@@ -83,6 +83,7 @@ extension MonitoringServer {
             if let sectors = input.sectors { worker.sectors = Set(sectors) }  // 400 naming `sectors` for an unknown one
             if let onDuty = input.onDuty { worker.onDuty = onDuty }
             try await system.health.save(worker)
+            try await system.staffChanged()  // the care-worker agents follow duty and sectors
             return try JSONBody.response(StaffView(worker))
         }
     }

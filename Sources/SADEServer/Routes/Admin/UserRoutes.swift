@@ -42,6 +42,7 @@ extension MonitoringServer {
                     _ = try? system.accounts.delete(account.id)  // all or nothing: no account without its worker
                     throw error
                 }
+                try await system.staffChanged()
             }
             return try JSONBody.response(AccountView(account), status: .created)
         }
@@ -72,6 +73,7 @@ extension MonitoringServer {
                     _ = try? system.accounts.update(before)
                     throw error
                 }
+                try await system.staffChanged()
             }
             return try JSONBody.response(AccountView(account))
         }
