@@ -19,20 +19,20 @@ extension MonitoringServer {
                 overviews.append(try await overview(of: patient, at: now))
             }
             overviews.sort(by: PatientOverview.riskierFirst)
-            return try JSONBody.response(overviews)
+            return try JSONBody.response(overviews.map(OverviewView.init))
         }
 
         api.get("patients/:id") { _, context -> Response in
             let patient = try await readablePatient(context)
             struct Detail: Encodable {
-                let overview: PatientOverview
+                let overview: OverviewView
                 let thresholds: [String: [Double]]
             }
             var thresholds: [String: [Double]] = [:]
             for type in QuantityType.allCases {
                 if let range = patient.typicalRange(of: type) { thresholds[type.rawValue] = [range.lowerBound, range.upperBound] }
             }
-            return try JSONBody.response(Detail(overview: try await overview(of: patient, at: system.now()), thresholds: thresholds))
+            return try JSONBody.response(Detail(overview: OverviewView(try await overview(of: patient, at: system.now())), thresholds: thresholds))
         }
     }
 
@@ -49,5 +49,26 @@ extension PatientOverview {
         let right = (rhs.news2?.total ?? -1, rhs.openAlerts)
         if left != right { return left > right }
         return lhs.patient.name < rhs.patient.name
+    }
+}
+
+/// A patient at a glance as the API shows it: the record as ``PatientView``.
+struct OverviewView: Encodable {
+    let patient: PatientView
+    let onRespirator: Bool
+    let vitals: [String: PatientOverview.Reading]
+    let news2: NEWS2Score?
+    let lastReadingAt: Date?
+    let secondsSinceLastReading: Double?
+    let openAlerts: Int
+
+    init(_ overview: PatientOverview) {
+        patient = PatientView(overview.patient)
+        onRespirator = overview.onRespirator
+        vitals = overview.vitals
+        news2 = overview.news2
+        lastReadingAt = overview.lastReadingAt
+        secondsSinceLastReading = overview.secondsSinceLastReading
+        openAlerts = overview.openAlerts
     }
 }
