@@ -94,7 +94,7 @@ public final class MonitoringSystem: Sendable {
     }
 
     /// The migrations of every slice of the monitoring database, in order.
-    static let migrations: [MonitoringDatabase.Migrations] = [AccountMigrations.register]
+    static let migrations: [MonitoringDatabase.Migrations] = [AccountMigrations.register, WearableMigrations.register]
 
     /// The current time on the platform's clock.
     public func now() -> Date {
