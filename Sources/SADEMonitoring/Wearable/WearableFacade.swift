@@ -104,7 +104,7 @@ public struct WearableFacade: Sendable {
     public func delete(_ id: Int64, by account: UserAccount) async throws(MonitoringError) {
         let (item, _) = try item(id, for: account)
         if !item.sampleIDs.isEmpty {
-            try await call { () async throws(HealthError) in try await health.delete(item.sampleIDs, as: .system) }
+            _ = try await call { () async throws(HealthError) in try await health.delete(item.sampleIDs, as: .system) }
         }
         try store.delete(id)
     }

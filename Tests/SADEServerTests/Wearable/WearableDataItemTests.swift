@@ -42,7 +42,7 @@ struct WearableDataItemTests {
         }
     }
 
-    @Test("bad values are refused with 400 naming the field; anonymous posts with 401")
+    @Test("bad values are refused with 400 naming the field; anonymous posts with 401, device tokens with 403")
     func badValues() async throws {
         try await ServerHarness.run { harness in
             let token = try await harness.wearableUser("ana")
@@ -59,6 +59,8 @@ struct WearableDataItemTests {
             }
             #expect(try await harness.request(.post, "/Api/DataItem", token: token, raw: "{\"heartBpm\": ").status == .badRequest)
             #expect(try await harness.request(.post, "/Api/DataItem", raw: #"{"heartBpm": 70}"#).status == .unauthorized)
+            let device = try harness.system.devices.issue(for: "wearable-ana", label: "bedside monitor").secret
+            #expect(try await harness.request(.post, "/Api/DataItem", token: device, raw: #"{"heartBpm": 70}"#).status == .forbidden)
             let ana = try #require(try harness.system.accounts.account(username: "ana"))
             #expect(try harness.system.wearable.store.items(ownedBy: ana.id).isEmpty)
         }
