@@ -21,9 +21,7 @@ extension MonitoringServer {
 
     /// Wakes the monitoring pipeline after a data item's samples were saved, so that
     /// they are evaluated now rather than at the collector's next cycle.
-    func wearableSamplesSaved() {
-        // WIRE: system.samplesAccepted()
-    }
+    func wearableSamplesSaved() { system.samplesAccepted() }
 
     /// The whole-number path parameter `name`, or a 400 naming it.
     func wearableNumber<Number: FixedWidthInteger>(_ name: String, in context: MonitoringRequestContext, as _: Number.Type = Number.self) throws -> Number {
