@@ -118,7 +118,9 @@ public final class MonitoringSystem: Sendable {
     }
 
     /// The migrations of every slice of the monitoring database, in order.
-    static let migrations: [MonitoringDatabase.Migrations] = [AccountMigrations.register, PipelineMigrations.register]
+    static let migrations: [MonitoringDatabase.Migrations] = [
+        AccountMigrations.register, PipelineMigrations.register, WearableMigrations.register,
+    ]
 
     /// The current time on the platform's clock.
     public func now() -> Date {

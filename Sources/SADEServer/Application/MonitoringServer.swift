@@ -35,13 +35,14 @@ public struct MonitoringServer: Sendable {
 
     /// The routes, with error mapping, authentication and rate limiting in front.
     public func makeRouter() -> Router<MonitoringRequestContext> {
-        let router = Router(context: MonitoringRequestContext.self)
+        let router = Router(context: MonitoringRequestContext.self, options: .caseInsensitive)
         router.add(middleware: MetricsMiddleware(metrics: metrics))
         router.add(middleware: ErrorMiddleware())
         router.add(middleware: AuthMiddleware(tokens: tokens, accounts: system.accounts, devices: system.devices))
         router.add(middleware: RateLimitMiddleware(limiter: limiter))
         addHealthRoutes(to: router)
         addMetricsRoutes(to: router)
+        addWearableRoutes(to: router)
         let api = router.group("api/v1")
         addAuthRoutes(to: api)
         addPatientRoutes(to: api)

@@ -75,6 +75,7 @@ struct SimulateCommand: AsyncParsableCommand {
         let http = SimulatorHTTP(server: server.hasSuffix("/") ? String(server.dropLast()) : server, client: .shared)
         let start = Date()
         let devices = try await prepareDevices(http, start: start)
+        let runStart = Date()  // logging in and registering devices take a while (bcrypt)
         print("simulating \(devices.count) \(profile.rawValue) device(s), \(scenario.rawValue), every \(interval) s for \(duration) s against \(http.server)")
         let progress = SimulationProgress(duration: duration, drawsBar: !quiet)
         await withTaskGroup(of: Void.self) { group in
@@ -83,7 +84,7 @@ struct SimulateCommand: AsyncParsableCommand {
                     // Spread the devices over the interval so they do not all post at once.
                     try? await Task.sleep(for: .seconds(interval * Double(index) / Double(devices.count)))
                     var tick = 0
-                    while Date().timeIntervalSince(start) < duration {
+                    while Date().timeIntervalSince(runStart) < duration {
                         do {
                             if let answer = try await device(Date(), http) {
                                 progress.record(status: answer.status, error: answer.isSuccess ? nil : answer.errorMessage)
@@ -92,13 +93,13 @@ struct SimulateCommand: AsyncParsableCommand {
                             progress.record(status: nil, error: "\(error)")
                         }
                         tick += 1
-                        let next = start.addingTimeInterval(interval * Double(tick) + interval * Double(index) / Double(devices.count))
+                        let next = runStart.addingTimeInterval(interval * Double(tick) + interval * Double(index) / Double(devices.count))
                         try? await Task.sleep(for: .seconds(max(0, next.timeIntervalSinceNow)))
                     }
                 }
             }
             group.addTask {
-                while Date().timeIntervalSince(start) < duration {
+                while Date().timeIntervalSince(runStart) < duration {
                     progress.draw()
                     try? await Task.sleep(for: .milliseconds(500))
                 }
@@ -123,7 +124,9 @@ struct SimulateCommand: AsyncParsableCommand {
                 duration: duration)
             return monitors.map { monitor in { date, http in try await monitor.post(at: date, via: http) } }
         case .watch, .esp32:
-            throw SimulationError("TEMP")
+            let wearables = try await WearableEmulator.prepare(
+                http, kind: profile, count: patients, scenario: scenario, seed: seed, start: start, duration: duration)
+            return wearables.map { wearable in { date, http in try await wearable.post(at: date, via: http) } }
         }
     }
 

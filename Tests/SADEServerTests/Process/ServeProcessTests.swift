@@ -23,7 +23,7 @@ struct ServeProcessTests {
     }
 
     @Test("""
-        serve --demo seeds the demo hospital and prints the accounts; simulate drives it through the API; a SIGTERM \
+        serve --demo seeds the demo hospital and prints the accounts; simulate drives it through the API as monitors, watches and ESP32s; a SIGTERM \
         stops it cleanly and a restart on the same data keeps accounts and samples
         """)
     func serveSimulateRestart() async throws {
@@ -43,6 +43,16 @@ struct ServeProcessTests {
         #expect(simulation.status == 0, "\(simulation.error)")
         let summary = try #require(simulation.output.split(separator: "\n").last { $0.hasPrefix("sent ") })
         #expect(summary.contains("rejected 0") && summary.contains("failed 0") && !summary.hasPrefix("sent 0,"), "\(summary)")
+
+        for profile in ["watch", "esp32"] {
+            let wearables = try await SadeProcess.run([
+                "simulate", "--server", url, "--patients", "2", "--profile", profile, "--interval", "0.25", "--duration", "1",
+                "--scenario", "deteriorating", "--quiet",
+            ])
+            #expect(wearables.status == 0, "\(profile): \(wearables.error)")
+            let line = try #require(wearables.output.split(separator: "\n").last { $0.hasPrefix("sent ") })
+            #expect(line.contains("rejected 0") && line.contains("failed 0") && !line.hasPrefix("sent 0,"), "\(profile): \(line)")
+        }
 
         let admin = try await Self.login(url, "admin")
         let posted = try await HarnessResponse.json(

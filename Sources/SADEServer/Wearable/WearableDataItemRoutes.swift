@@ -1,0 +1,48 @@
+import Foundation
+import Hummingbird
+import SADEMonitoring
+
+extension MonitoringServer {
+    /// The thesis's DataItem controller: post, list one's own, read, delete, and an
+    /// admin's views by project.
+    func addWearableDataItemRoutes(to items: RouterGroup<MonitoringRequestContext>) {
+        items.post { request, context -> Response in
+            let caller = try context.requireCaller()
+            let input = try await JSONBody.decode(WearableDataItemInput.self, from: request, limit: configuration.maxBodyBytes)
+            let item = try await system.wearable.record(input.reading, by: caller, at: system.now())
+            if !item.sampleIDs.isEmpty { wearableSamplesSaved() }
+            return try JSONBody.response(WearableDataItemView(item), status: .created)
+        }
+
+        items.get { _, context -> Response in
+            let caller = try context.requireCaller()
+            return try JSONBody.response(try system.wearable.store.items(ownedBy: caller.id).map { WearableDataItemView($0) })
+        }
+
+        // The item with its owner's name, for the admin panel's pop-up (thesis Figure 4.48).
+        items.get("getProjectDataWithUser/:id") { _, context -> Response in
+            let caller = try context.requireCaller()
+            let (item, owner) = try system.wearable.item(try wearableNumber("id", in: context), for: caller)
+            return try JSONBody.response(WearableDataItemView(item, ownerName: owner?.name))
+        }
+
+        // Every item of the users in a project, for the admin panel's project table.
+        items.get("getProjectData/:id") { _, context -> Response in
+            _ = try context.requireAdmin()
+            return try JSONBody.response(try system.wearable.items(inProject: try wearableNumber("id", in: context)).map { WearableDataItemView($0) })
+        }
+
+        items.get(":id") { _, context -> Response in
+            let caller = try context.requireCaller()
+            let (item, _) = try system.wearable.item(try wearableNumber("id", in: context), for: caller)
+            return try JSONBody.response(WearableDataItemView(item))
+        }
+
+        // Anyone may delete their own items, no questions asked (GDPR); an admin any item.
+        items.delete(":id") { _, context -> Response in
+            let caller = try context.requireCaller()
+            try await system.wearable.delete(try wearableNumber("id", in: context), by: caller)
+            return Response(status: .noContent)
+        }
+    }
+}

@@ -1,0 +1,36 @@
+import Foundation
+import Hummingbird
+import SADEMonitoring
+
+extension MonitoringServer {
+    /// The thesis's Project controller: every signed-in user may list and read
+    /// projects; an admin creates them and assigns users.
+    func addWearableProjectRoutes(to projects: RouterGroup<MonitoringRequestContext>) {
+        projects.get { _, context -> Response in
+            _ = try context.requireCaller()
+            return try JSONBody.response(try system.wearable.store.projects().map(WearableProjectView.init))
+        }
+
+        projects.post { request, context -> Response in
+            let admin = try context.requireAdmin()
+            let input = try await JSONBody.decode(WearableProjectInput.self, from: request, limit: configuration.maxBodyBytes)
+            let project = try system.wearable.store.createProject(name: input.name, description: input.description, adminID: admin.id, at: system.now())
+            return try JSONBody.response(WearableProjectView(project), status: .created)
+        }
+
+        // The admin panel's "Assign user to a project": {"username", "projectId"}.
+        projects.put("assign") { request, context -> Response in
+            _ = try context.requireAdmin()
+            let input = try await JSONBody.decode(WearableProjectAssignment.self, from: request, limit: configuration.maxBodyBytes)
+            try system.wearable.assign(username: input.username, to: input.projectID)
+            return Response(status: .noContent)
+        }
+
+        projects.get(":id") { _, context -> Response in
+            _ = try context.requireCaller()
+            let id: Int = try wearableNumber("id", in: context)
+            guard let project = try system.wearable.store.project(id) else { throw APIError.notFound("no project \(id)") }
+            return try JSONBody.response(WearableProjectView(project))
+        }
+    }
+}
