@@ -25,7 +25,7 @@ extension MonitoringServer {
 
     /// The whole-number path parameter `name`, or a 400 naming it.
     func wearableNumber<Number: FixedWidthInteger>(_ name: String, in context: MonitoringRequestContext, as _: Number.Type = Number.self) throws -> Number {
-        let raw = try context.parameters.require(name)
+        let raw = try context.pathParameter(name)
         guard let value = Number(raw) else { throw APIError.invalid("\(name): should be a whole number, not \(raw.debugDescription)", code: "invalid-parameter") }
         return value
     }

@@ -17,7 +17,7 @@ extension MonitoringRequestContext {
 extension MonitoringServer {
     /// The account named by the path parameter `id`.
     func registeredAccount(_ context: MonitoringRequestContext) throws -> UserAccount {
-        let id = try context.parameters.require("id")
+        let id = try context.pathParameter("id")
         guard let account = try system.accounts.account(id: id) else { throw APIError.notFound("no user \(id)") }
         return account
     }
@@ -62,11 +62,13 @@ enum AdminInput {
         return trimmed.isEmpty ? nil : trimmed
     }
 
-    /// `identifier` if it is a usable record identifier (letters, digits, `.`, `_`, `-`), else a 400 naming `field`.
-    static func identifier(_ identifier: String?, field: String) throws -> String {
-        let text = try requiredText(identifier, field: field, limit: 64)
+    /// `identifier` if it is a usable record identifier (ASCII letters, digits, `.`, `_`,
+    /// `-`; at most `limit` characters), else a 400 naming `field`. ASCII only, so that
+    /// an identifier reads the same in a URL path as in the record.
+    static func identifier(_ identifier: String?, field: String, limit: Int = 64) throws -> String {
+        let text = try requiredText(identifier, field: field, limit: limit)
         guard text.unicodeScalars.allSatisfy({ identifierCharacters.contains($0) }) else {
-            throw APIError.invalid("\(field): may hold only letters, digits and . _ -", code: "invalid-field")
+            throw APIError.invalid("\(field): may hold only ASCII letters, digits and . _ -", code: "invalid-field")
         }
         return text
     }
@@ -89,7 +91,10 @@ enum AdminInput {
             && !text.contains(where: \.isWhitespace)
     }
 
-    static let identifierCharacters = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "._-"))
+    /// What a new identifier may hold: `CharacterSet.alphanumerics` would let in every
+    /// Unicode letter and digit.
+    static let identifierCharacters = CharacterSet(
+        charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-")
 
     /// The body's bytes, up to `limit` (413 beyond it); empty when there is no body.
     static func bodyData(of request: Request, limit: Int) async throws -> Data {

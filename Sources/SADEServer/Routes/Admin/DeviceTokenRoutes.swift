@@ -52,7 +52,7 @@ extension MonitoringServer {
         api.delete("patients/:id/devices/:tokenID") { _, context -> Response in
             _ = try context.requireAdmin()
             let patient = try await existingPatient(context)
-            let id = try context.parameters.require("tokenID")
+            let id = try context.pathParameter("tokenID")
             guard let token = try system.devices.tokens(for: patient.id).first(where: { $0.id == id }) else {
                 throw APIError.notFound("patient \(patient.id) has no device token \(id)")
             }

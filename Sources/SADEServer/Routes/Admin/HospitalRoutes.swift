@@ -39,7 +39,7 @@ extension MonitoringServer {
         }
         api.put("hospitals/:id") { request, context -> Response in
             _ = try context.requireAdmin()
-            var hospital = try await registeredHospital(try context.parameters.require("id"))
+            var hospital = try await registeredHospital(try context.pathParameter("id"))
             let input = try await JSONBody.decode(HospitalInput.self, from: request, limit: configuration.maxBodyBytes)
             if let id = input.id, id != hospital.id {
                 throw APIError.invalid("id: a hospital's identifier cannot change", code: "invalid-field")
@@ -51,7 +51,7 @@ extension MonitoringServer {
         }
         api.get("hospitals/:id/sectors") { _, context -> Response in
             _ = try context.requireStaff()
-            let hospital = try await registeredHospital(try context.parameters.require("id"))
+            let hospital = try await registeredHospital(try context.pathParameter("id"))
             return try JSONBody.response(try await system.health.sectors(of: hospital.id))
         }
 
@@ -75,11 +75,11 @@ extension MonitoringServer {
         }
         api.get("sectors/:id") { _, context -> Response in
             _ = try context.requireStaff()
-            return try JSONBody.response(try await registeredSector(try context.parameters.require("id")))
+            return try JSONBody.response(try await registeredSector(try context.pathParameter("id")))
         }
         api.put("sectors/:id") { request, context -> Response in
             _ = try context.requireAdmin()
-            var sector = try await registeredSector(try context.parameters.require("id"))
+            var sector = try await registeredSector(try context.pathParameter("id"))
             let input = try await JSONBody.decode(SectorInput.self, from: request, limit: configuration.maxBodyBytes)
             if let newID = input.id, newID != sector.id {
                 throw APIError.invalid("id: a sector's identifier cannot change", code: "invalid-field")

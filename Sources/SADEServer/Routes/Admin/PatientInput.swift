@@ -50,8 +50,7 @@ struct PatientInput: Decodable {
 
     /// A new patient: 400 naming the field when `id` or `name` is missing or bad.
     func newPatient() throws -> Patient {
-        let id = PatientID(rawValue: try AdminInput.requiredText(id, field: "id", limit: PatientID.maximumLength))
-        try id.validate(field: "id")
+        let id = PatientID(rawValue: try AdminInput.identifier(id, field: "id", limit: PatientID.maximumLength))
         var patient = Patient(id: id, name: try AdminInput.requiredText(name, field: "name"))
         if let sector { patient.sector = try AdminInput.identifier(sector, field: "sector") }
         patient.bed = AdminInput.optionalText(bed)

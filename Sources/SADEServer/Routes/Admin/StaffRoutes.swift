@@ -59,12 +59,12 @@ extension MonitoringServer {
 
         api.get("staff/:id") { _, context -> Response in
             _ = try context.requireStaff()
-            return try JSONBody.response(StaffView(try await registeredWorker(try context.parameters.require("id"))))
+            return try JSONBody.response(StaffView(try await registeredWorker(try context.pathParameter("id"))))
         }
 
         api.put("staff/:id") { request, context -> Response in
             let caller = try context.requireStaff()
-            var worker = try await registeredWorker(try context.parameters.require("id"))
+            var worker = try await registeredWorker(try context.pathParameter("id"))
             let input = try await JSONBody.decode(StaffInput.self, from: request, limit: configuration.maxBodyBytes)
             if caller.role != .admin {
                 guard caller.staffID == worker.id else { throw APIError.forbidden("you may change only your own duty status") }

@@ -43,7 +43,7 @@ extension MonitoringServer {
     /// The alert named in the path if the caller may see its patient: 404 or 403 otherwise.
     func visibleAlert(_ context: MonitoringRequestContext) async throws -> AlertRecord {
         let caller = try context.requireCaller()
-        let text = try context.parameters.require("id")
+        let text = try context.pathParameter("id")
         guard let id = UUID(uuidString: text) else { throw APIError.notFound("no alert \(text)") }
         guard let alert = try await alertBook().alert(id) else { throw APIError.notFound("no alert \(text)") }
         guard try await system.access.mayRead(alert.patient, as: caller) else {

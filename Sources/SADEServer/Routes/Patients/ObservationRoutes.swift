@@ -63,7 +63,7 @@ extension MonitoringServer {
 
     /// The patient named in the path, or 404.
     func existingPatient(_ context: MonitoringRequestContext) async throws -> Patient {
-        let raw = try context.parameters.require("id")
+        let raw = try context.pathParameter("id")
         let id = PatientID(rawValue: raw)
         try id.validate(field: "id")
         let found: Patient?
