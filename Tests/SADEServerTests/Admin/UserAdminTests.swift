@@ -58,6 +58,21 @@ struct UserAdminTests {
         }
     }
 
+    @Test("deleting a nurse's account keeps her worker record but takes her off duty")
+    func deleteTakesWorkerOffDuty() async throws {
+        try await ServerHarness.run { harness in
+            let ward = try await AdminWard.seed(in: harness)
+            let onDuty = try await harness.request(.put, "/api/v1/staff/nurse1", token: ward.admin, json: ["onDuty": true])
+            #expect(onDuty.object?["onDuty"] as? Bool == true)
+            let account = try #require(try harness.system.accounts.account(username: "nurse1"))
+            #expect(try await harness.request(.delete, "/api/v1/users/\(account.id)", token: ward.admin).status == .noContent)
+            let staff = try await harness.request(.get, "/api/v1/staff/nurse1", token: ward.admin)
+            #expect(staff.status == .ok)
+            #expect(staff.object?["onDuty"] as? Bool == false)
+            #expect(try harness.system.accounts.account(username: "nurse1") == nil)
+        }
+    }
+
     @Test("a doctor's account links to an existing worker; a patient's to their record")
     func links() async throws {
         try await ServerHarness.run { harness in

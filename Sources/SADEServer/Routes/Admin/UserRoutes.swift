@@ -9,7 +9,8 @@ extension MonitoringServer {
     ///
     /// Creating (or turning an account into) a doctor or nurse creates their
     /// health-care worker record, or links an existing one; deleting an account keeps
-    /// the worker record, which the clinical history refers to.
+    /// the worker record, which the clinical history refers to, but takes the worker off
+    /// duty, so that their care-worker agent bids for no more alerts.
     func addUserRoutes(to api: RouterGroup<MonitoringRequestContext>) {
         api.get("users") { request, context -> Response in
             _ = try context.requireAdmin()
@@ -82,6 +83,13 @@ extension MonitoringServer {
             let caller = try context.requireAdmin()
             let account = try registeredAccount(context)
             guard account.id != caller.id else { throw APIError.conflict("you cannot delete your own account") }
+            // Off duty first: should the deletion fail, the worker can go back on duty;
+            // the other way round, a failure would leave an on-duty worker nobody can log in as.
+            if account.role.isCareWorker, let staffID = account.staffID, var worker = try await system.health.worker(staffID), worker.onDuty {
+                worker.onDuty = false
+                try await system.health.save(worker)
+                try await system.staffChanged()
+            }
             try system.accounts.delete(account.id)
             return AdminInput.noContent()
         }
