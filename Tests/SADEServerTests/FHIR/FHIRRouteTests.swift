@@ -70,6 +70,7 @@ struct FHIRRouteTests {
             patient.rangeOverrides[.heartRate] = 45...95
             let samples = Self.samples(of: patient.id)
             let json = String(decoding: try FHIRExporter().json(patient: patient, samples: samples), as: UTF8.self)
+            harness.clock.advance(by: .seconds(2 * 3600))  // the last sample is no longer in the future
 
             let imported = try await harness.request(.post, "/api/v1/fhir", token: ward.admin, raw: json)
             #expect(imported.status == .created)
@@ -92,6 +93,7 @@ struct FHIRRouteTests {
             let ward = try await AdminWard.seed(in: harness)
             let renamed = Patient(id: "patient-01", name: "Someone Else")
             let json = String(decoding: try FHIRExporter().json(patient: renamed, samples: Self.samples(of: "patient-01")), as: UTF8.self)
+            harness.clock.advance(by: .seconds(2 * 3600))
             #expect(try await harness.request(.post, "/api/v1/fhir", token: ward.nurse2, raw: json).status == .forbidden)
             let imported = try await harness.request(.post, "/api/v1/fhir", token: ward.nurse1, raw: json)
             #expect(imported.status == .created && imported.object?["created"] as? Bool == false)
@@ -132,6 +134,79 @@ struct FHIRRouteTests {
             }
             #expect(try await harness.request(.post, "/api/v1/fhir", token: ward.admin).status == .badRequest)
             #expect(try await harness.system.health.patient("patient-66") == nil)
+        }
+    }
+
+    @Test("an import is refused, naming the entry, when a sample starts or ends more than five minutes after the server's time")
+    func futureSamples() async throws {
+        try await ServerHarness.run { harness in
+            let ward = try await AdminWard.seed(in: harness)
+            let now = harness.system.now()
+            let patient = Patient(id: "patient-55", name: "Fay")
+            func importing(_ samples: [HealthSample]) async throws -> HarnessResponse {
+                let json = String(decoding: try FHIRExporter().json(patient: patient, samples: samples), as: UTF8.self)
+                return try await harness.request(.post, "/api/v1/fhir", token: ward.admin, raw: json)
+            }
+            let late = try await importing([
+                .quantity(.heartRate, 70, patient: patient.id, at: now),
+                .quantity(.heartRate, 71, patient: patient.id, at: now.addingTimeInterval(301)),
+            ])
+            #expect(late.status == .badRequest && late.errorCode == "invalid-fhir")
+            #expect(late.errorMessage?.hasPrefix("entry 2 ") == true && late.errorMessage?.contains("start is in the future") == true, "\(late.errorMessage ?? "")")
+            let endsLate = try await importing([
+                .quantity(.heartRate, 70, patient: patient.id, at: now, end: now.addingTimeInterval(3600))
+            ])
+            #expect(endsLate.status == .badRequest)
+            #expect(endsLate.errorMessage?.hasPrefix("entry 1 ") == true && endsLate.errorMessage?.contains("end is in the future") == true, "\(endsLate.errorMessage ?? "")")
+            #expect(try await harness.system.health.patient(patient.id) == nil, "nothing is stored")
+
+            let skewed = try await importing([.quantity(.heartRate, 72, patient: patient.id, at: now.addingTimeInterval(300))])
+            #expect(skewed.status == .created, "a device clock may run five minutes ahead")
+        }
+    }
+
+    @Test("an admin's import of a new patient whose id is not ASCII letters, digits and . _ - is refused")
+    func importedIdentifier() async throws {
+        try await ServerHarness.run { harness in
+            let ward = try await AdminWard.seed(in: harness)
+            let json = String(decoding: try FHIRExporter().json(patient: Patient(id: "josé", name: "José"), samples: []), as: UTF8.self)
+            let response = try await harness.request(.post, "/api/v1/fhir", token: ward.admin, raw: json)
+            #expect(response.status == .badRequest && response.errorMessage?.hasPrefix("Patient.id") == true, "\(response.text)")
+            #expect(try await harness.system.health.patient("josé") == nil)
+        }
+    }
+
+    @Test("without from the export covers the last 7 days; a window longer than 366 days is 400")
+    func defaultWindow() async throws {
+        try await ServerHarness.run { harness in
+            let ward = try await AdminWard.seed(in: harness)
+            let now = harness.system.now()
+            let old = HealthSample.quantity(.heartRate, 60, patient: "patient-01", at: now.addingTimeInterval(-8 * 86_400))
+            let recent = HealthSample.quantity(.heartRate, 80, patient: "patient-01", at: now.addingTimeInterval(-86_400))
+            try await harness.system.health.save([old, recent], as: .system)
+            let path = "/api/v1/patients/patient-01/fhir"
+
+            let recentOnly = try await harness.request(.get, path, token: ward.nurse1)
+            #expect(recentOnly.status == .ok)
+            #expect(try FHIRImporter().record(from: recentOnly.body).samples.map(\.id) == [recent.id])
+
+            // Without from, 7 days before the given to.
+            let to = FHIRDateTime.string(from: now.addingTimeInterval(-2 * 86_400))
+            let before = try await harness.request(.get, path + "?to=\(to)", token: ward.nurse1)
+            #expect(try FHIRImporter().record(from: before.body).samples.map(\.id) == [old.id])
+
+            let from = FHIRDateTime.string(from: now.addingTimeInterval(-10 * 86_400))
+            let both = try await harness.request(.get, path + "?from=\(from)", token: ward.nurse1)
+            #expect(try FHIRImporter().record(from: both.body).samples.count == 2)
+
+            let yearAgo = FHIRDateTime.string(from: now.addingTimeInterval(-367 * 86_400))
+            let tooLong = try await harness.request(.get, path + "?from=\(yearAgo)", token: ward.nurse1)
+            #expect(tooLong.status == .badRequest && tooLong.errorMessage?.contains("366 days") == true, "\(tooLong.text)")
+            let nowText = FHIRDateTime.string(from: now)
+            let tooLongTo = try await harness.request(.get, path + "?from=\(yearAgo)&to=\(nowText)", token: ward.nurse1)
+            #expect(tooLongTo.status == .badRequest)
+            let fullYear = FHIRDateTime.string(from: now.addingTimeInterval(-366 * 86_400))
+            #expect(try await harness.request(.get, path + "?from=\(fullYear)&to=\(nowText)", token: ward.nurse1).status == .ok)
         }
     }
 }
