@@ -84,7 +84,7 @@ public final class AlertBook: Sendable {
     @discardableResult
     public func acknowledge(_ id: UUID, by staff: StaffID) async throws(AlertBookError) -> AlertRecord {
         var found = try await alert(id)
-        if found == nil { found = try await alert(escalatedAs: id) }
+        if found == nil { found = try await alert(forNotice: id) }
         guard let current = found else { throw .unknownAlert(id) }
         guard current.isOpen else { throw .alreadyAcknowledged(current) }
         let id = current.id
@@ -110,8 +110,10 @@ public final class AlertBook: Sendable {
         return updated
     }
 
-    /// The open alert one of whose escalation notices has id `notice`.
-    private func alert(escalatedAs notice: UUID) async throws(AlertBookError) -> AlertRecord? {
+    /// The open alert one of whose escalation notices has id `notice` (what an escalation
+    /// step's recipients got), if any. Only open alerts are searched: they are few, and
+    /// a notice matters until its alert is acknowledged.
+    public func alert(forNotice notice: UUID) async throws(AlertBookError) -> AlertRecord? {
         try await alerts(status: .open, limit: .max).first { $0.escalations.contains { $0.notice == notice } }
     }
 

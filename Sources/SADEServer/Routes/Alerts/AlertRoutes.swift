@@ -5,7 +5,9 @@ import SADEMonitoring
 
 extension MonitoringServer {
     /// `GET /alerts?status=open|acknowledged|all&patient=` (the alerts of the caller's
-    /// patients, newest first), `GET /alerts/{id}` and `POST /alerts/{id}/acknowledge`.
+    /// patients, newest first), `GET /alerts/{id}` and `POST /alerts/{id}/acknowledge`,
+    /// where `id` is the alert's or that of one of its escalation notices (what a doctor
+    /// it was escalated to got) while the alert is open.
     func addAlertRoutes(to api: RouterGroup<MonitoringRequestContext>) {
         api.get("alerts") { request, context -> Response in
             let caller = try context.requireCaller()
@@ -40,12 +42,16 @@ extension MonitoringServer {
         }
     }
 
-    /// The alert named in the path if the caller may see its patient: 404 or 403 otherwise.
+    /// The alert named in the path (by its id or an escalation notice's) if the caller
+    /// may see its patient: 404 or 403 otherwise.
     func visibleAlert(_ context: MonitoringRequestContext) async throws -> AlertRecord {
         let caller = try context.requireCaller()
         let text = try context.pathParameter("id")
         guard let id = UUID(uuidString: text) else { throw APIError.notFound("no alert \(text)") }
-        guard let alert = try await alertBook().alert(id) else { throw APIError.notFound("no alert \(text)") }
+        let book = try alertBook()
+        var found = try await book.alert(id)
+        if found == nil { found = try await book.alert(forNotice: id) }
+        guard let alert = found else { throw APIError.notFound("no alert \(text)") }
         guard try await system.access.mayRead(alert.patient, as: caller) else {
             throw APIError.forbidden("alert \(text) is about a patient who is not yours")
         }
