@@ -34,7 +34,7 @@ public struct MonitoringServer: Sendable {
             now: now ?? { [system] in system.now() })
         limiter = RateLimiter(rate: configuration.requestsPerSecond, burst: configuration.requestBurst)
         addressLimiter = RateLimiter(rate: configuration.requestsPerSecondPerAddress, burst: configuration.requestsPerSecondPerAddress * 2)
-        loginLimiter = RateLimiter(rate: configuration.loginAttemptsPerSecond, burst: configuration.loginAttemptsPerSecond * 10)
+        loginLimiter = RateLimiter(rate: configuration.loginAttemptsPerSecond, burst: configuration.loginBurst)
     }
 
     /// The routes, with error mapping, authentication and rate limiting in front.

@@ -18,8 +18,10 @@ public struct ServerConfiguration: Sendable {
     /// checked (a cap on anonymous floods; set well above ``requestsPerSecond``).
     public var requestsPerSecondPerAddress: Double
     /// Logins and registrations per second one IP address may attempt (each costs a
-    /// bcrypt hash); the burst is ten times as many.
+    /// bcrypt hash).
     public var loginAttemptsPerSecond: Double
+    /// How many login attempts an address may make at once before the rate applies.
+    public var loginBurst: Double
     /// How long a login token is valid.
     public var tokenLifetime: TimeInterval
     /// The key that signs login tokens; a random one (tokens die with the process) when `nil`.
@@ -29,7 +31,7 @@ public struct ServerConfiguration: Sendable {
     public init(
         host: String = "127.0.0.1", port: Int = 8080, maxBodyBytes: Int = 1 << 20, maxBatchSamples: Int = 5000,
         requestsPerSecond: Double = 200, requestBurst: Double = 400, requestsPerSecondPerAddress: Double = 2000,
-        loginAttemptsPerSecond: Double = 5, tokenLifetime: TimeInterval = 8 * 3600,
+        loginAttemptsPerSecond: Double = 5, loginBurst: Double = 50, tokenLifetime: TimeInterval = 8 * 3600,
         tokenSecret: String? = nil
     ) {
         self.host = host
@@ -40,6 +42,7 @@ public struct ServerConfiguration: Sendable {
         self.requestBurst = requestBurst
         self.requestsPerSecondPerAddress = requestsPerSecondPerAddress
         self.loginAttemptsPerSecond = loginAttemptsPerSecond
+        self.loginBurst = loginBurst
         self.tokenLifetime = tokenLifetime
         self.tokenSecret = tokenSecret
     }
