@@ -47,6 +47,7 @@ public struct MonitoringServer: Sendable {
         router.add(middleware: RateLimitMiddleware(limiter: limiter))
         addHealthRoutes(to: router)
         addMetricsRoutes(to: router)
+        addOpenAPIRoutes(to: router)
         addWearableRoutes(to: router)
         let api = router.group("api/v1")
         addAuthRoutes(to: api)
