@@ -65,6 +65,11 @@ struct ServeCommand: AsyncParsableCommand {
         guard maxBodyBytes > 0 else { throw ValidationError("--max-body-bytes must be positive") }
         guard rateLimit > 0, rateLimit.isFinite else { throw ValidationError("--rate-limit must be a positive number") }
         if let smtp { _ = try Self.hostAndPort(smtp) }
+        if let secret = tokenSecret ?? ProcessInfo.processInfo.environment["SADE_TOKEN_SECRET"],
+            secret.utf8.count < TokenIssuer.minimumSecretBytes
+        {
+            throw ValidationError("the token secret must be at least \(TokenIssuer.minimumSecretBytes) bytes")
+        }
     }
 
     func run() async throws {
@@ -88,6 +93,7 @@ struct ServeCommand: AsyncParsableCommand {
         let application = server.makeApplication(logger: Logger(label: "sade.server")) { port in
             say("SADE monitoring server listening on http://\(host):\(port)")
         }
+        try await system.start()
         let group = ServiceGroup(
             configuration: .init(
                 services: [.init(service: MonitoringSystemService(system: system)), .init(service: application)],

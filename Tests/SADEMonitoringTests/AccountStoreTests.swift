@@ -11,42 +11,45 @@ struct AccountStoreTests {
     }
 
     @Test("passwords are kept as salted bcrypt hashes and checked; usernames are unique regardless of case")
-    func passwords() throws {
+    func passwords() async throws {
         let (store, _) = try makeStore()
-        let account = try store.create(UserAccount(username: "Nurse1", name: "Nora Nurse", role: .nurse, staffID: "nurse1"), password: "sade-demo")
-        let hashes = try store.writer.read { db in try String.fetchAll(db, sql: "SELECT passwordHash FROM account") }
+        let account = try await store.create(UserAccount(username: "Nurse1", name: "Nora Nurse", role: .nurse, staffID: "nurse1"), password: "sade-demo")
+        let hashes = try await store.writer.read { db in try String.fetchAll(db, sql: "SELECT passwordHash FROM account") }
         #expect(hashes.count == 1 && hashes[0].hasPrefix("$2") && !hashes[0].contains("sade-demo"))
-        #expect(try store.authenticate(username: "nurse1", password: "sade-demo")?.id == account.id)
-        #expect(try store.authenticate(username: "nurse1", password: "sade-demo!") == nil)
-        #expect(try store.authenticate(username: "nobody", password: "sade-demo") == nil)
-        #expect(throws: MonitoringError.conflict("the username NURSE1 is taken")) {
-            try store.create(UserAccount(username: "NURSE1", name: "Other", role: .nurse), password: "sade-demo")
+        #expect(try await store.authenticate(username: "nurse1", password: "sade-demo")?.id == account.id)
+        #expect(try await store.authenticate(username: "nurse1", password: "sade-demo!") == nil)
+        #expect(try await store.authenticate(username: "nobody", password: "sade-demo") == nil)
+        await #expect(throws: MonitoringError.conflict("the username NURSE1 is taken")) {
+            try await store.create(UserAccount(username: "NURSE1", name: "Other", role: .nurse), password: "sade-demo")
         }
-        let other = try store.create(UserAccount(username: "nurse2", name: "N Two", role: .nurse), password: "sade-demo")
-        try store.create(UserAccount(username: "nurse3", name: "N Three", role: .nurse), password: "sade-demo")
-        let second = try store.create(UserAccount(username: "nurse4", name: "N Four", role: .nurse), password: "sade-demo")
-        #expect(try store.authenticate(username: "nurse2", password: "sade-demo")?.id == other.id)
-        let salts = try store.writer.read { db in try String.fetchAll(db, sql: "SELECT passwordHash FROM account") }
+        let other = try await store.create(UserAccount(username: "nurse2", name: "N Two", role: .nurse), password: "sade-demo")
+        try await store.create(UserAccount(username: "nurse3", name: "N Three", role: .nurse), password: "sade-demo")
+        let second = try await store.create(UserAccount(username: "nurse4", name: "N Four", role: .nurse), password: "sade-demo")
+        #expect(try await store.authenticate(username: "nurse2", password: "sade-demo")?.id == other.id)
+        let salts = try await store.writer.read { db in try String.fetchAll(db, sql: "SELECT passwordHash FROM account") }
         #expect(Set(salts).count == 4, "the same password hashes differently for each account")
-        try store.changePassword(of: second.id, to: "another-secret")
-        #expect(try store.authenticate(username: "nurse4", password: "sade-demo") == nil)
-        #expect(try store.authenticate(username: "nurse4", password: "another-secret") != nil)
+        try await store.changePassword(of: second.id, to: "another-secret")
+        #expect(try await store.authenticate(username: "nurse4", password: "sade-demo") == nil)
+        #expect(try await store.authenticate(username: "nurse4", password: "another-secret") != nil)
     }
 
     @Test("bad usernames, names and passwords are refused naming the field")
-    func validation() throws {
+    func validation() async throws {
         let (store, _) = try makeStore()
-        #expect(throws: MonitoringError.invalid(field: "username", reason: "may hold only letters, digits and . _ @ -")) {
-            try store.create(UserAccount(username: "a b", name: "A", role: .nurse), password: "sade-demo")
+        await #expect(throws: MonitoringError.invalid(field: "username", reason: "may hold only letters, digits and . _ @ -")) {
+            try await store.create(UserAccount(username: "a b", name: "A", role: .nurse), password: "sade-demo")
         }
-        #expect(throws: MonitoringError.invalid(field: "password", reason: "must be at least 8 characters")) {
-            try store.create(UserAccount(username: "ab", name: "A", role: .nurse), password: "short")
+        await #expect(throws: MonitoringError.invalid(field: "password", reason: "must be at least 8 characters")) {
+            try await store.create(UserAccount(username: "ab", name: "A", role: .nurse), password: "short")
         }
-        #expect(throws: MonitoringError.invalid(field: "password", reason: "must be at most 72 bytes")) {
-            try store.create(UserAccount(username: "ab", name: "A", role: .nurse), password: String(repeating: "x", count: 73))
+        await #expect(throws: MonitoringError.invalid(field: "password", reason: "must be at most 72 bytes")) {
+            try await store.create(UserAccount(username: "ab", name: "A", role: .nurse), password: String(repeating: "x", count: 73))
         }
-        #expect(throws: MonitoringError.invalid(field: "name", reason: "must be 1 to 200 characters")) {
-            try store.create(UserAccount(username: "ab", name: "  ", role: .nurse), password: "sade-demo")
+        await #expect(throws: MonitoringError.invalid(field: "name", reason: "must be 1 to 200 characters")) {
+            try await store.create(UserAccount(username: "ab", name: "  ", role: .nurse), password: "sade-demo")
+        }
+        await #expect(throws: MonitoringError.invalid(field: "password", reason: "may not contain control characters")) {
+            try await store.create(UserAccount(username: "ab", name: "A", role: .nurse), password: "\u{0}abcdefgh")
         }
         #expect(try store.count() == 0)
     }

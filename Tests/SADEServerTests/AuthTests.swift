@@ -72,7 +72,7 @@ struct AuthTests {
 
     @Test("a client that floods gets 429 with Retry-After, others are still served")
     func rateLimit() async throws {
-        try await ServerHarness.run(configure: { $0.requestsPerSecond = 1; $0.requestBurst = 3 }) { harness in
+        try await ServerHarness.run(configure: { $0.requestsPerSecond = 0.0001; $0.requestBurst = 3 }) { harness in
             var statuses: [Int] = []
             for _ in 0..<5 { statuses.append(try await harness.request(.get, "/health").status.code) }
             #expect(statuses.prefix(3).allSatisfy { $0 == 200 })
@@ -80,6 +80,44 @@ struct AuthTests {
             let limited = try await harness.request(.get, "/health")
             #expect(limited.errorCode == "too-many-requests")
             #expect(limited.headers[.retryAfter] != nil)
+        }
+    }
+
+    @Test("login attempts are limited per address, apart from other requests; passwords with NUL are refused")
+    func loginFlood() async throws {
+        // A rate so low that no attempt is refilled while the test runs, however slow the machine.
+        try await ServerHarness.run(configure: { $0.loginAttemptsPerSecond = 0.0001; $0.loginBurst = 5 }) { harness in
+            var statuses: [Int] = []
+            for _ in 0..<6 {
+                statuses.append(try await harness.request(.post, "/api/v1/auth/login", json: ["username": "admin", "password": "wrong-password"]).status.code)
+            }
+            #expect(statuses == [401, 401, 401, 401, 401, 429])
+            #expect(try await harness.request(.post, "/Api/User/login", json: ["username": "admin", "password": "x"]).status == .tooManyRequests)
+            #expect(try await harness.request(.get, "/health").status == .ok)
+        }
+        try await ServerHarness.run { harness in
+            let nul = try await harness.request(.post, "/api/v1/auth/login", json: ["username": "admin", "password": ServerHarness.password + "\u{0}zzz"])
+            #expect(nul.status == .unauthorized)
+        }
+    }
+
+    @Test("a live-event stream ends when its token expires")
+    func streamEndsWithToken() async throws {
+        try await ServerHarness.run(configure: { $0.tokenLifetime = 60 }) { harness in
+            let ward = try await Ward.seed(harness)
+            let stream = try await EventStream.open(harness, token: try await harness.login("nurse-a"))
+            var events = stream.events.makeAsyncIterator()
+            _ = try await harness.request(.post, "/api/v1/patients/p-a/observations", token: ward.deviceSecret, json: Observation("heartRate", 70, at: harness.system.now()))
+            await harness.system.pipeline.settle()
+            #expect(await events.next()?.patient == "p-a")
+            harness.clock.advance(by: .seconds(61))
+            _ = try await harness.request(.post, "/api/v1/patients/p-a/observations", token: ward.deviceSecret, json: Observation("heartRate", 71, at: harness.system.now()))
+            await harness.system.pipeline.settle()
+            var late: [String] = []
+            while let event = await events.next() {  // what the first post caused, then the end
+                if event.name == "samples", String(decoding: event.json, as: UTF8.self).contains("\"value\":71") { late.append(event.name) }
+            }
+            #expect(late.isEmpty, "the stream closed instead of delivering with an expired token")
         }
     }
 }

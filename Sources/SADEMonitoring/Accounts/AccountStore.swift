@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import HummingbirdBcrypt
 import SADEHealth
 
 /// Accounts and their passwords, in the monitoring database.
@@ -16,14 +17,15 @@ public struct AccountStore: Sendable {
     let writer: any DatabaseWriter
     /// How passwords are hashed.
     public let hasher: PasswordHasher
-    /// Compared against when a username is unknown, so that the answer takes as long.
+    /// Compared against when a username is unknown, so that the answer takes as long
+    /// (a hash of a fixed text at the hasher's cost, made once per cost).
     private let decoyHash: String
 
     /// Accounts in `database`.
     public init(database: MonitoringDatabase, hasher: PasswordHasher = .standard) {
         writer = database.writer
         self.hasher = hasher
-        decoyHash = hasher.hash("decoy password")
+        decoyHash = Bcrypt.hash("decoy password", cost: hasher.cost)
     }
 
     // MARK: Creating and changing
@@ -33,10 +35,10 @@ public struct AccountStore: Sendable {
     /// - Throws: ``MonitoringError/invalid(field:reason:)`` for a bad username, name or
     ///   password, ``MonitoringError/conflict(_:)`` when the username is taken.
     @discardableResult
-    public func create(_ account: UserAccount, password: String) throws(MonitoringError) -> UserAccount {
+    public func create(_ account: UserAccount, password: String) async throws(MonitoringError) -> UserAccount {
         try Self.validate(account)
         try Self.validate(password: password)
-        let row = AccountRow(account, passwordHash: hasher.hash(password))
+        let row = AccountRow(account, passwordHash: await hasher.hash(password))
         try write { db in
             if try AccountRow.filter(AccountRow.Columns.username.collating(.nocase) == account.username).fetchCount(db) > 0 {
                 throw MonitoringError.conflict("the username \(account.username) is taken")
@@ -62,9 +64,9 @@ public struct AccountStore: Sendable {
     }
 
     /// Sets a new password.
-    public func changePassword(of id: String, to password: String) throws(MonitoringError) {
+    public func changePassword(of id: String, to password: String) async throws(MonitoringError) {
         try Self.validate(password: password)
-        let hash = hasher.hash(password)
+        let hash = await hasher.hash(password)
         try write { db in
             guard var row = try AccountRow.fetchOne(db, key: id) else { throw MonitoringError.notFound("no account \(id)") }
             row.passwordHash = hash
@@ -81,13 +83,15 @@ public struct AccountStore: Sendable {
     // MARK: Reading
 
     /// The account whose username and password match, or `nil`.
-    public func authenticate(username: String, password: String) throws(MonitoringError) -> UserAccount? {
+    public func authenticate(username: String, password: String) async throws(MonitoringError) -> UserAccount? {
         let row = try read { db in try AccountRow.filter(AccountRow.Columns.username.collating(.nocase) == username).fetchOne(db) }
-        guard let row else {
-            _ = hasher.verify(password, against: decoyHash)
+        // bcrypt stops at a NUL: "secret\0anything" would match "secret".
+        let usable = !password.unicodeScalars.contains { CharacterSet.controlCharacters.contains($0) }
+        guard let row, usable else {
+            _ = await hasher.verify(password, against: decoyHash)
             return nil
         }
-        return hasher.verify(password, against: row.passwordHash) ? row.account : nil
+        return await hasher.verify(password, against: row.passwordHash) ? row.account : nil
     }
 
     /// The account with this identifier.
@@ -138,6 +142,10 @@ public struct AccountStore: Sendable {
         }
         guard password.utf8.count <= maximumPasswordBytes else {
             throw .invalid(field: "password", reason: "must be at most \(maximumPasswordBytes) bytes")
+        }
+        // bcrypt reads a C string: whatever follows a NUL would be ignored.
+        guard !password.unicodeScalars.contains(where: { CharacterSet.controlCharacters.contains($0) }) else {
+            throw .invalid(field: "password", reason: "may not contain control characters")
         }
     }
 

@@ -1,9 +1,12 @@
 import HummingbirdBcrypt
+import NIOPosix
 
 /// Hashes passwords with bcrypt: salted and deliberately slow.
 ///
 /// The cost is the base-2 logarithm of the work: each step doubles the time. Tests
-/// use a low cost; servers keep the default.
+/// use a low cost; servers keep the default. The work runs on NIO's blocking thread
+/// pool, never on Swift's cooperative pool, so logins in flight cannot stall the
+/// agents or other requests.
 public struct PasswordHasher: Hashable, Sendable {
     /// bcrypt's cost factor, 4…31.
     public let cost: UInt8
@@ -17,8 +20,19 @@ public struct PasswordHasher: Hashable, Sendable {
     public init(cost: UInt8) { self.cost = min(max(cost, 4), 31) }
 
     /// A new salted hash of `password`.
-    public func hash(_ password: String) -> String { Bcrypt.hash(password, cost: cost) }
+    public func hash(_ password: String) async -> String {
+        let cost = cost
+        return await blocking { Bcrypt.hash(password, cost: cost) }
+    }
 
     /// Whether `password` matches `hash`.
-    public func verify(_ password: String, against hash: String) -> Bool { Bcrypt.verify(password, hash: hash) }
+    public func verify(_ password: String, against hash: String) async -> Bool {
+        await blocking { Bcrypt.verify(password, hash: hash) }
+    }
+
+    private func blocking<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+        // The singleton pool is never shut down, so `runIfActive` only fails if it were;
+        // then the work runs here rather than not at all.
+        (try? await NIOThreadPool.singleton.runIfActive(work)) ?? work()
+    }
 }

@@ -78,7 +78,7 @@ public enum DemoHospital {
             }
             for demo in patients { try await system.health.save(demo.patient) }
         } catch { throw MonitoringError(error) }
-        for member in staff { try system.accounts.create(member.account, password: password) }
+        for member in staff { try await system.accounts.create(member.account, password: password) }
         return true
     }
 

@@ -41,7 +41,7 @@ public struct WearableFacade: Sendable {
             patientID = PatientID(rawValue: "\(patientID.rawValue)-\(account.id.prefix(8).lowercased())")
         }
         account.patientID = patientID
-        try accounts.create(account, password: password)
+        try await accounts.create(account, password: password)
         do {
             try await health.save(Patient(id: patientID, name: account.name))
         } catch {

@@ -1,3 +1,4 @@
+import Foundation
 import Hummingbird
 import SADEMonitoring
 
@@ -7,6 +8,8 @@ public struct MonitoringRequestContext: RequestContext {
     public var coreContext: CoreRequestContextStorage
     /// The authenticated caller, if the request carried a valid token.
     public var caller: UserAccount?
+    /// When the caller's login token expires (`nil` for device tokens).
+    public var credentialsExpireAt: Date?
     /// The client's IP address, for rate limiting.
     public let remoteAddress: String?
 

@@ -20,6 +20,8 @@ public struct MonitoringServer: Sendable {
     /// Signs and checks login tokens.
     public let tokens: TokenIssuer
     let limiter: RateLimiter
+    let addressLimiter: RateLimiter
+    let loginLimiter: RateLimiter
     /// The server's Prometheus metrics.
     public let metrics = ServerMetrics()
 
@@ -31,6 +33,8 @@ public struct MonitoringServer: Sendable {
             secret: configuration.tokenSecret ?? TokenIssuer.randomSecret(), lifetime: configuration.tokenLifetime,
             now: now ?? { [system] in system.now() })
         limiter = RateLimiter(rate: configuration.requestsPerSecond, burst: configuration.requestBurst)
+        addressLimiter = RateLimiter(rate: configuration.requestsPerSecondPerAddress, burst: configuration.requestsPerSecondPerAddress * 2)
+        loginLimiter = RateLimiter(rate: configuration.loginAttemptsPerSecond, burst: configuration.loginBurst)
     }
 
     /// The routes, with error mapping, authentication and rate limiting in front.
@@ -38,10 +42,12 @@ public struct MonitoringServer: Sendable {
         let router = Router(context: MonitoringRequestContext.self, options: .caseInsensitive)
         router.add(middleware: MetricsMiddleware(metrics: metrics))
         router.add(middleware: ErrorMiddleware())
+        router.add(middleware: RateLimitMiddleware(limiter: addressLimiter, byAddress: true))
         router.add(middleware: AuthMiddleware(tokens: tokens, accounts: system.accounts, devices: system.devices))
         router.add(middleware: RateLimitMiddleware(limiter: limiter))
         addHealthRoutes(to: router)
         addMetricsRoutes(to: router)
+        addOpenAPIRoutes(to: router)
         addWearableRoutes(to: router)
         let api = router.group("api/v1")
         addAuthRoutes(to: api)
@@ -57,6 +63,12 @@ public struct MonitoringServer: Sendable {
         addFHIRExportRoutes(to: api)
         addFHIRImportRoutes(to: api)
         return router
+    }
+
+    /// Refuses with 429 a client address that attempts logins or registrations faster
+    /// than allowed (each costs a bcrypt hash).
+    func limitLoginAttempts(_ context: MonitoringRequestContext) throws {
+        try loginLimiter.admit("ip:\(context.remoteAddress ?? "unknown")")
     }
 
     /// A Hummingbird application serving ``makeRouter()``; `onServerRunning` learns the

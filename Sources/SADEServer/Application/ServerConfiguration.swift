@@ -14,6 +14,14 @@ public struct ServerConfiguration: Sendable {
     public var requestsPerSecond: Double
     /// How many requests a client may make at once before the average applies.
     public var requestBurst: Double
+    /// Requests per second one IP address may make, whoever it is, before any token is
+    /// checked (a cap on anonymous floods; set well above ``requestsPerSecond``).
+    public var requestsPerSecondPerAddress: Double
+    /// Logins and registrations per second one IP address may attempt (each costs a
+    /// bcrypt hash).
+    public var loginAttemptsPerSecond: Double
+    /// How many login attempts an address may make at once before the rate applies.
+    public var loginBurst: Double
     /// How long a login token is valid.
     public var tokenLifetime: TimeInterval
     /// The key that signs login tokens; a random one (tokens die with the process) when `nil`.
@@ -22,7 +30,8 @@ public struct ServerConfiguration: Sendable {
     /// A configuration.
     public init(
         host: String = "127.0.0.1", port: Int = 8080, maxBodyBytes: Int = 1 << 20, maxBatchSamples: Int = 5000,
-        requestsPerSecond: Double = 200, requestBurst: Double = 400, tokenLifetime: TimeInterval = 8 * 3600,
+        requestsPerSecond: Double = 200, requestBurst: Double = 400, requestsPerSecondPerAddress: Double = 2000,
+        loginAttemptsPerSecond: Double = 5, loginBurst: Double = 50, tokenLifetime: TimeInterval = 8 * 3600,
         tokenSecret: String? = nil
     ) {
         self.host = host
@@ -31,6 +40,9 @@ public struct ServerConfiguration: Sendable {
         self.maxBatchSamples = maxBatchSamples
         self.requestsPerSecond = requestsPerSecond
         self.requestBurst = requestBurst
+        self.requestsPerSecondPerAddress = requestsPerSecondPerAddress
+        self.loginAttemptsPerSecond = loginAttemptsPerSecond
+        self.loginBurst = loginBurst
         self.tokenLifetime = tokenLifetime
         self.tokenSecret = tokenSecret
     }

@@ -21,11 +21,12 @@ struct AuthMiddleware: RouterMiddleware {
             }
             context.caller = device.account
         } else {
-            let id = try await tokens.accountID(from: token)
+            let (id, expiresAt) = try await tokens.verify(token)
             guard let account = try accounts.account(id: id) else {
                 throw APIError.unauthenticated("the account of this token no longer exists")
             }
             context.caller = account
+            context.credentialsExpireAt = expiresAt
         }
         return try await next(request, context)
     }

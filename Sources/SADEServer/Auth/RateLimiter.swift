@@ -38,18 +38,26 @@ final class RateLimiter: Sendable {
     }
 }
 
-/// Applies a ``RateLimiter`` to every request.
+/// Applies a ``RateLimiter`` to every request: before authentication keyed by the
+/// client's address (``byAddress``), after it by the caller's account, else the address.
 struct RateLimitMiddleware: RouterMiddleware {
     typealias Context = MonitoringRequestContext
     let limiter: RateLimiter
+    var byAddress = false
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        let client = context.caller.map { "account:\($0.id)" } ?? "ip:\(context.remoteAddress ?? "unknown")"
-        if let wait = limiter.take(for: client) {
-            var error = APIError(.tooManyRequests, code: "too-many-requests", message: "too many requests: slow down and retry")
-            error.headers[.retryAfter] = String(Int(wait.rounded(.up)))
-            throw error
-        }
+        let address = "ip:\(context.remoteAddress ?? "unknown")"
+        try limiter.admit(byAddress ? address : context.caller.map { "account:\($0.id)" } ?? address)
         return try await next(request, context)
+    }
+}
+
+extension RateLimiter {
+    /// Takes a token for `client` or throws 429 with `Retry-After`.
+    func admit(_ client: String) throws {
+        guard let wait = take(for: client) else { return }
+        var error = APIError(.tooManyRequests, code: "too-many-requests", message: "too many requests: slow down and retry")
+        error.headers[.retryAfter] = String(max(1, Int(wait.rounded(.up))))
+        throw error
     }
 }

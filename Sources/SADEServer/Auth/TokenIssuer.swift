@@ -24,7 +24,11 @@ public struct TokenIssuer: Sendable {
     /// The current time.
     public let now: @Sendable () -> Date
 
-    /// An issuer signing with `secret` (at least 32 bytes).
+    /// The shortest signing secret accepted, in bytes.
+    public static let minimumSecretBytes = 32
+
+    /// An issuer signing with `secret` (at least ``minimumSecretBytes`` bytes: a shorter
+    /// one could be guessed offline from any token, and tokens forged).
     public init(secret: String, lifetime: TimeInterval = 8 * 3600, now: @escaping @Sendable () -> Date = Date.init) async {
         keys = JWTKeyCollection()
         await keys.add(hmac: HMACKey(from: secret), digestAlgorithm: .sha256)
@@ -42,10 +46,10 @@ public struct TokenIssuer: Sendable {
         return (try await keys.sign(claims), expires)
     }
 
-    /// The account identifier a valid, unexpired token names.
+    /// The account identifier a valid, unexpired token names, and when it expires.
     ///
     /// - Throws: ``APIError`` 401 when the token is malformed, badly signed or expired.
-    public func accountID(from token: String) async throws -> String {
+    public func verify(_ token: String) async throws -> (accountID: String, expiresAt: Date) {
         let claims: Claims
         do {
             claims = try await keys.verify(token, as: Claims.self)
@@ -53,7 +57,7 @@ public struct TokenIssuer: Sendable {
             throw APIError.unauthenticated("the bearer token is not valid")
         }
         guard claims.exp.value > now() else { throw APIError.unauthenticated("the bearer token has expired: log in again") }
-        return claims.sub.value
+        return (claims.sub.value, claims.exp.value)
     }
 
     /// A random secret for a server that was not given one (tokens then die with it).

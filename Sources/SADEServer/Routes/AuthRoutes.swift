@@ -35,9 +35,10 @@ extension MonitoringServer {
             let expiresAt: Date
             let user: AccountView
         }
-        api.post("auth/login") { request, _ -> Response in
+        api.post("auth/login") { request, context -> Response in
+            try limitLoginAttempts(context)
             let login = try await JSONBody.decode(Login.self, from: request, limit: configuration.maxBodyBytes)
-            guard let account = try system.accounts.authenticate(username: login.username, password: login.password) else {
+            guard let account = try await system.accounts.authenticate(username: login.username, password: login.password) else {
                 throw APIError.unauthenticated("the username or password is incorrect")
             }
             let (token, expiresAt) = try await tokens.issue(for: account)

@@ -6,7 +6,8 @@ extension MonitoringServer {
     /// `POST register`, `POST login` and `PUT changeProject/{id}` of the thesis's User controller.
     func addWearableUserRoutes(to users: RouterGroup<MonitoringRequestContext>) {
         // Anyone may register; they become a "User" (a patient with a record of their own) in "No Project".
-        users.post("register") { request, _ -> Response in
+        users.post("register") { request, context -> Response in
+            try limitLoginAttempts(context)
             let input = try await JSONBody.decode(WearableRegistration.self, from: request, limit: configuration.maxBodyBytes)
             let account = try await system.wearable.register(
                 username: input.username, password: input.password, name: input.name, location: input.location, at: system.now())
@@ -14,9 +15,10 @@ extension MonitoringServer {
         }
 
         // The thesis's answer to wrong credentials is a 400 with its own body, which its clients expect.
-        users.post("login") { request, _ -> Response in
+        users.post("login") { request, context -> Response in
+            try limitLoginAttempts(context)
             let input = try await JSONBody.decode(WearableCredentials.self, from: request, limit: configuration.maxBodyBytes)
-            guard let account = try system.accounts.authenticate(username: input.username, password: input.password) else {
+            guard let account = try await system.accounts.authenticate(username: input.username, password: input.password) else {
                 return try JSONBody.response(["message": "Username or password is incorrect"], status: .badRequest)
             }
             let (token, expiresAt) = try await tokens.issue(for: account)

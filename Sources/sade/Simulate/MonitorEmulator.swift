@@ -7,39 +7,46 @@ import SADEMonitoring
 struct MonitorEmulator: Sendable {
     let patient: PatientID
     let deviceToken: String
+    let tokenID: String
     let simulator: VitalSignSimulator
 
-    /// Logs in as `username`, takes the first `count` patients the account sees and
-    /// issues each a device token.
+    /// Logs in as `username` (an admin), admits `count` new patients of this run to the
+    /// first sector — so no demo monitor writes for them too — and issues each a device token.
     static func prepare(
         _ http: SimulatorHTTP, username: String, password: String, count: Int, scenario: SimulateCommand.Scenario, seed: UInt64,
-        start: Date, duration: TimeInterval
+        start: Date, duration: TimeInterval, run: String
     ) async throws -> [MonitorEmulator] {
         let token = try await login(http, username: username, password: password)
-        let list = try await http.send(.GET, "/api/v1/patients", token: token)
-        guard list.isSuccess, let rows = list.json as? [[String: Any]] else {
-            throw SimulationError("cannot list patients: \(list.status) \(list.errorMessage)")
-        }
-        let patients = rows.compactMap { $0["patient"] as? [String: Any] }
-        guard patients.count >= count else {
-            throw SimulationError("\(username) sees \(patients.count) patients, fewer than --patients \(count)")
+        let sectors = try await http.send(.GET, "/api/v1/sectors", token: token)
+        guard sectors.isSuccess, let sector = (sectors.json as? [[String: Any]])?.first?["id"] as? String else {
+            throw SimulationError("cannot find a sector to admit the simulated patients to: \(sectors.status) \(sectors.errorMessage)")
         }
         var emulators: [MonitorEmulator] = []
-        for (index, patient) in patients.prefix(count).enumerated() {
-            guard let id = patient["id"] as? String else { continue }
+        for index in 0..<count {
+            let id = "sim-\(run)-\(index + 1)"
+            let created = try await http.send(
+                .POST, "/api/v1/patients", token: token,
+                json: ["id": id, "name": "Simulated patient \(index + 1)", "sector": sector, "bed": "S-\(index + 1)"])
+            guard created.isSuccess else { throw SimulationError("cannot admit \(id): \(created.status) \(created.errorMessage)") }
             let issued = try await http.send(.POST, "/api/v1/patients/\(id)/devices", token: token, json: ["label": "simulated monitor \(index + 1)"])
-            guard issued.isSuccess, let secret = (issued.json as? [String: Any])?["secret"] as? String else {
+            guard issued.isSuccess, let answer = issued.json as? [String: Any], let secret = answer["secret"] as? String,
+                let tokenID = (answer["token"] as? [String: Any])?["id"] as? String
+            else {
                 throw SimulationError("cannot issue a device token for \(id): \(issued.status) \(issued.errorMessage)")
             }
-            let onRespirator = (patient["attributes"] as? [String: String])?["onRespirator"] == "true"
             let simulator = VitalSignSimulator(
-                patient: PatientID(id), profile: scenario.profile(forDevice: index), seed: seed &+ UInt64(index),
-                onRespirator: onRespirator, start: start, device: "sim-monitor-\(index + 1)",
+                patient: PatientID(id), profile: scenario.profile(forDevice: index), seed: seed &+ UInt64(index), start: start,
+                device: "sim-monitor-\(index + 1)",
                 configuration: .init(
                     deteriorationDelay: duration * 0.1, deteriorationSpan: duration * 0.4, dropoutCycle: duration / 2, silentFor: duration / 6))
-            emulators.append(MonitorEmulator(patient: PatientID(id), deviceToken: secret, simulator: simulator))
+            emulators.append(MonitorEmulator(patient: PatientID(id), deviceToken: secret, tokenID: tokenID, simulator: simulator))
         }
         return emulators
+    }
+
+    /// Revokes the device token, as the run is over.
+    func revoke(via http: SimulatorHTTP, adminToken: String) async throws {
+        _ = try await http.send(.DELETE, "/api/v1/patients/\(patient.rawValue)/devices/\(tokenID)", token: adminToken)
     }
 
     static func login(_ http: SimulatorHTTP, username: String, password: String) async throws -> String {

@@ -10,8 +10,8 @@ struct SimulateCommand: AsyncParsableCommand {
         commandName: "simulate",
         abstract: "Emulate patient monitors or wearables posting to a running sade serve.",
         discussion: """
-            monitor: logs in (default admin / sade-demo), takes the first N patients, issues each a device token and posts \
-            their vital signs. watch, esp32: register N wearable users and post exactly those clients' data items. \
+            monitor: logs in as an admin (default admin / sade-demo), admits N new patients (sim-RUN-1 …) to the first \
+            sector, issues each a device token, posts their vital signs, and revokes the tokens at the end. watch, esp32: register N wearable users and post exactly those clients' data items. \
             Exits 1 when nothing was accepted.
             """
     )
@@ -74,7 +74,8 @@ struct SimulateCommand: AsyncParsableCommand {
     func run() async throws {
         let http = SimulatorHTTP(server: server.hasSuffix("/") ? String(server.dropLast()) : server, client: .shared)
         let start = Date()
-        let devices = try await prepareDevices(http, start: start)
+        let run = String(UInt32(truncatingIfNeeded: UInt64(start.timeIntervalSince1970 * 1000)), radix: 36)
+        let (devices, cleanUp) = try await prepareDevices(http, start: start, run: run)
         let runStart = Date()  // logging in and registering devices take a while (bcrypt)
         print("simulating \(devices.count) \(profile.rawValue) device(s), \(scenario.rawValue), every \(interval) s for \(duration) s against \(http.server)")
         let progress = SimulationProgress(duration: duration, drawsBar: !quiet)
@@ -106,7 +107,8 @@ struct SimulateCommand: AsyncParsableCommand {
             }
         }
         progress.finish()
-        let alerts = (try? await alertsSeen(http, since: start)) ?? 0
+        await cleanUp()
+        let alerts = (try? await alertsSeen(http, since: start, run: run)) ?? 0
         let counts = progress.counts.withLock { $0 }
         print("sent \(counts.sent), accepted \(counts.accepted), rejected \(counts.rejected), failed \(counts.failed), alerts seen \(alerts)")
         if let last = counts.lastError { print("last error: \(last)") }
@@ -116,27 +118,35 @@ struct SimulateCommand: AsyncParsableCommand {
     /// One closure per device: posts its next reading, or returns `nil` when silent.
     typealias Device = @Sendable (Date, SimulatorHTTP) async throws -> SimulatorHTTP.Answer?
 
-    private func prepareDevices(_ http: SimulatorHTTP, start: Date) async throws -> [Device] {
+    private func prepareDevices(_ http: SimulatorHTTP, start: Date, run: String) async throws -> ([Device], @Sendable () async -> Void) {
         switch profile {
         case .monitor:
             let monitors = try await MonitorEmulator.prepare(
                 http, username: username, password: password, count: patients, scenario: scenario, seed: seed, start: start,
-                duration: duration)
-            return monitors.map { monitor in { date, http in try await monitor.post(at: date, via: http) } }
+                duration: duration, run: run)
+            let (username, password) = (username, password)
+            let cleanUp: @Sendable () async -> Void = {
+                guard let admin = try? await MonitorEmulator.login(http, username: username, password: password) else { return }
+                for monitor in monitors { try? await monitor.revoke(via: http, adminToken: admin) }
+            }
+            return (monitors.map { monitor in { date, http in try await monitor.post(at: date, via: http) } }, cleanUp)
         case .watch, .esp32:
             let wearables = try await WearableEmulator.prepare(
-                http, kind: profile, count: patients, scenario: scenario, seed: seed, start: start, duration: duration)
-            return wearables.map { wearable in { date, http in try await wearable.post(at: date, via: http) } }
+                http, kind: profile, count: patients, scenario: scenario, seed: seed, start: start, duration: duration, run: run)
+            return (wearables.map { wearable in { date, http in try await wearable.post(at: date, via: http) } }, {})
         }
     }
 
-    /// Alerts raised since `start` that `username` can see.
-    private func alertsSeen(_ http: SimulatorHTTP, since start: Date) async throws -> Int {
+    /// Alerts raised since `start` about this run's patients (`sim-RUN-…`, or the
+    /// wearable users' records `wearable-sim-…-RUN-…`).
+    private func alertsSeen(_ http: SimulatorHTTP, since start: Date, run: String) async throws -> Int {
         let token = try await MonitorEmulator.login(http, username: username, password: password)
         let answer = try await http.send(.GET, "/api/v1/alerts?status=all", token: token)
         let alerts = answer.json as? [[String: Any]] ?? []
         return alerts.filter { alert in
-            guard let raised = (alert["raisedAt"] as? String).flatMap({ try? Date($0, strategy: .iso8601) }) else { return false }
+            guard let patient = alert["patient"] as? String, patient.contains("-\(run)-"),
+                let raised = (alert["raisedAt"] as? String).flatMap({ try? Date($0, strategy: .iso8601) })
+            else { return false }
             return raised >= start.addingTimeInterval(-1)
         }.count
     }

@@ -22,8 +22,19 @@ struct SimulatorHTTP: Sendable {
         }
     }
 
-    /// Sends `body` (a JSON object, array or encoded data) to `path`.
+    /// Sends `body` (encoded JSON) to `path`; on 429 waits as told (at most 5 s at a
+    /// time) and tries again, up to ten times.
     func send(_ method: HTTPMethod, _ path: String, token: String? = nil, body: Data? = nil) async throws -> Answer {
+        var attempt = 0
+        while true {
+            let (answer, retryAfter) = try await sendOnce(method, path, token: token, body: body)
+            attempt += 1
+            guard answer.status == 429, attempt < 10 else { return answer }
+            try await Task.sleep(for: .seconds(min(5, max(0.2, retryAfter ?? 1))))
+        }
+    }
+
+    private func sendOnce(_ method: HTTPMethod, _ path: String, token: String?, body: Data?) async throws -> (Answer, Double?) {
         var request = HTTPClientRequest(url: server + path)
         request.method = method
         request.headers.add(name: "Accept", value: "application/json")
@@ -34,7 +45,7 @@ struct SimulatorHTTP: Sendable {
         }
         let response = try await client.execute(request, timeout: .seconds(30))
         let buffer = try await response.body.collect(upTo: 16 << 20)
-        return Answer(status: Int(response.status.code), body: Data(buffer: buffer))
+        return (Answer(status: Int(response.status.code), body: Data(buffer: buffer)), response.headers.first(name: "Retry-After").flatMap(Double.init))
     }
 
     /// Sends a JSON value.

@@ -16,10 +16,9 @@ struct WearableEmulator: Sendable {
     /// Registers `count` users named after the run and logs each in.
     static func prepare(
         _ http: SimulatorHTTP, kind: SimulateCommand.Profile, count: Int, scenario: SimulateCommand.Scenario, seed: UInt64, start: Date,
-        duration: TimeInterval
+        duration: TimeInterval, run: String
     ) async throws -> [WearableEmulator] {
         let client: WearableClientPayloads.Client = kind == .watch ? .watch : .esp32
-        let run = String(UInt32(truncatingIfNeeded: UInt64(start.timeIntervalSince1970 * 1000)), radix: 36)
         var emulators: [WearableEmulator] = []
         for index in 0..<count {
             let username = "sim-\(client.rawValue)-\(run)-\(index + 1)"

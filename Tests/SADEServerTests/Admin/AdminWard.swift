@@ -32,10 +32,10 @@ struct AdminWard: Sendable {
         try await health.save(HealthCareWorker.doctor(id: "doctor1", name: "Dora", sectors: ["covid-ward"]))
         try await health.save(Patient(id: "patient-01", name: "Paul", sector: "covid-ward", bed: "3"))
         try await health.save(Patient(id: "patient-02", name: "Pia", sector: "icu", bed: "1"))
-        try harness.createAccount("nurse1", role: .nurse, staffID: "nurse1")
-        try harness.createAccount("nurse2", role: .nurse, staffID: "nurse2")
-        try harness.createAccount("doctor1", role: .doctor, staffID: "doctor1")
-        try harness.createAccount("pat1", role: .patient, patientID: "patient-01")
+        try await harness.createAccount("nurse1", role: .nurse, staffID: "nurse1")
+        try await harness.createAccount("nurse2", role: .nurse, staffID: "nurse2")
+        try await harness.createAccount("doctor1", role: .doctor, staffID: "doctor1")
+        try await harness.createAccount("pat1", role: .patient, patientID: "patient-01")
         let device = try harness.system.devices.issue(for: "patient-01", label: "monitor 1").secret
         try await harness.system.staffChanged()
         return AdminWard(

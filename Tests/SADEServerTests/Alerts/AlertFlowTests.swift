@@ -13,7 +13,7 @@ struct AlertFlowTests {
         try await health.save(HospitalSector(id: "ward-b", hospital: "h", name: "Ward B"))
         for (id, sector, onDuty) in [("n1", "ward-a", true), ("n2", "ward-a", true), ("n3", "ward-a", false), ("nb", "ward-b", true)] {
             try await health.save(HealthCareWorker(id: id, name: id.uppercased(), role: .nurse, sectors: [sector], onDuty: onDuty))
-            try harness.createAccount(id, role: .nurse, staffID: id)
+            try await harness.createAccount(id, role: .nurse, staffID: id)
         }
         try await health.save(HealthCareWorker(id: "d1", name: "D1", role: .doctor, sectors: ["ward-a"], onDuty: true))
         for (id, sector) in [("p-a0", "ward-a"), ("p-a", "ward-a"), ("p-b", "ward-b")] {

@@ -56,6 +56,8 @@ struct ObservationTests {
                 ("{\"type\": \"heartRate\", \"value\": 72, \"unit\": \"mmHg\", \"start\": \"\(at)\"}", "unit"),
                 ("{\"type\": \"heartRate\", \"value\": 72, \"start\": \"\(now.addingTimeInterval(3600).formatted(.iso8601))\"}", "start"),
                 ("[{\"type\": \"heartRate\", \"value\": 72, \"start\": \"\(at)\"}, {\"type\": \"heartRate\", \"value\": -1, \"start\": \"\(at)\"}]", "[1].value"),
+                ("{\"type\": \"heartRate\", \"value\": 72, \"start\": \"\(at)\", \"end\": \"9999-01-01T00:00:00Z\"}", "end"),
+                ("{\"type\": \"heartRate\", \"value\": 72, \"start\": \"\(at)\", \"end\": \"2000-01-01T00:00:00Z\"}", "end"),
                 ("[]", "no observations"),
                 ("not json", "JSON"),
             ]
@@ -86,7 +88,9 @@ struct ObservationTests {
             #expect(buckets.map { $0["count"] as? Int } == [15, 15, 15, 15])
             #expect(buckets.first?["minimum"] as? Double == 60 && buckets.first?["maximum"] as? Double == 74)
             #expect(buckets.last?["average"] as? Double == 112)
-            for query in ["bucket=soon", "type=nope", "limit=0", "from=\(to)&to=\(from)", "bucket=1s&from=2000-01-01T00:00:00Z"] {
+            let repeated = try await harness.request(.get, "/api/v1/patients/p-a/observations?type=heartRate,heartRate&limit=5", token: admin)
+            #expect((repeated.array ?? []).count == 5, "a repeated type is read once; the limit holds across types")
+            for query in ["type=" + Array(repeating: "heartRate", count: 17).joined(separator: ","), "bucket=soon", "type=nope", "limit=0", "from=\(to)&to=\(from)", "bucket=1s&from=2000-01-01T00:00:00Z"] {
                 let bad = try await harness.request(.get, "/api/v1/patients/p-a/observations?\(query)", token: admin)
                 #expect(bad.status == .badRequest, "\(query)")
                 #expect(bad.errorCode == "invalid-parameter")

@@ -33,7 +33,7 @@ struct ServerHarness: Sendable {
         let clock = ManualClock()
         let system = try MonitoringSystem(
             configuration: .init(dataDirectory: nil, passwordHasher: .fastForTests, clock: clock, epoch: epoch))
-        try system.accounts.create(UserAccount(username: "admin", name: "Ada Admin", role: .admin), password: password)
+        try await system.accounts.create(UserAccount(username: "admin", name: "Ada Admin", role: .admin), password: password)
         var configuration = ServerConfiguration(port: 0, tokenSecret: "test-secret-test-secret-test-secret")
         configure(&configuration)
         let server = await MonitoringServer(system: system, configuration: configuration)
@@ -57,8 +57,8 @@ struct ServerHarness: Sendable {
 
     /// Adds an account with ``password``.
     @discardableResult
-    func createAccount(_ username: String, role: UserRole, staffID: String? = nil, patientID: PatientID? = nil) throws -> UserAccount {
-        try system.accounts.create(
+    func createAccount(_ username: String, role: UserRole, staffID: String? = nil, patientID: PatientID? = nil) async throws -> UserAccount {
+        try await system.accounts.create(
             UserAccount(username: username, name: username.capitalized, role: role, staffID: staffID, patientID: patientID),
             password: Self.password)
     }

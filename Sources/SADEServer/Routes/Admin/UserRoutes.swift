@@ -35,7 +35,7 @@ extension MonitoringServer {
                 name: try AdminInput.requiredText(input.name, field: "name"), role: role, createdAt: system.now())
             try input.apply(to: &account)
             let worker = try await linkRecords(of: &account, input: input)
-            try system.accounts.create(account, password: password)
+            try await system.accounts.create(account, password: password)
             if let worker {
                 do {
                     try await system.health.save(worker)
@@ -99,7 +99,7 @@ extension MonitoringServer {
             struct NewPassword: Decodable { let password: String }
             let account = try registeredAccount(context)
             let input = try await JSONBody.decode(NewPassword.self, from: request, limit: configuration.maxBodyBytes)
-            try system.accounts.changePassword(of: account.id, to: input.password)
+            try await system.accounts.changePassword(of: account.id, to: input.password)
             return AdminInput.noContent()
         }
     }

@@ -8,13 +8,17 @@ extension MonitoringServer {
     /// `GET /events`: Server-Sent Events — new samples, NEWS2, alerts, acknowledgements
     /// and escalations of the caller's patients, as they happen. Browsers' `EventSource`
     /// cannot send headers, so the token may come as `?access_token=`. A comment line
-    /// every 15 s keeps proxies from closing the stream; it ends at server shutdown.
+    /// every 15 s keeps proxies from closing the stream; it ends at server shutdown, when
+    /// the token expires, and when the caller's account is deleted or changes role (the
+    /// account is read again every 30 s).
     func addEventRoutes(to api: RouterGroup<MonitoringRequestContext>) {
         api.get("events") { _, context -> Response in
             let caller = try context.requireCaller()
             guard caller.role != .device else { throw APIError.forbidden("a device reads no events") }
             let stream = system.pipeline.events.subscribe()
             let access = system.access
+            let accounts = system.accounts
+            let expiresAt = context.credentialsExpireAt ?? .distantFuture
             let body = ResponseBody { writer in
                 var readable = try await access.readablePatients(for: caller)
                 var refreshed = ContinuousClock.now
@@ -36,12 +40,14 @@ extension MonitoringServer {
                 defer { feeders.forEach { $0.cancel() } }
                 try await writer.write(ByteBuffer(string: "retry: 3000\n: connected\n\n"))
                 for await item in items {
+                    guard system.now() < expiresAt else { break }
                     guard let event = item else {
                         try await writer.write(ByteBuffer(string: ": keep-alive\n\n"))
                         continue
                     }
                     if ContinuousClock.now - refreshed > .seconds(30) {
-                        readable = try await access.readablePatients(for: caller)
+                        guard let current = try accounts.account(id: caller.id), current.role == caller.role else { break }
+                        readable = try await access.readablePatients(for: current)
                         refreshed = ContinuousClock.now
                     }
                     guard readable?.contains(event.patient) ?? true else { continue }

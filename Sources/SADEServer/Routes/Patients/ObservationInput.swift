@@ -26,6 +26,9 @@ struct ObservationInput: Decodable, Sendable {
             throw invalid("start", "is in the future (the server's time is \(now.formatted(.iso8601)))")
         }
         if let end, end < start { throw invalid("end", "is before start") }
+        if let end, end > now.addingTimeInterval(Self.allowedClockSkew) {
+            throw invalid("end", "is in the future (the server's time is \(now.formatted(.iso8601)))")
+        }
         guard value.isFinite else { throw invalid("value", "must be a finite number") }
         if let device, device.count > 200 { throw invalid("device", "must be at most 200 characters") }
         let sample: HealthSample

@@ -6,10 +6,11 @@ import SADEMonitoring
 /// The query string of `GET /patients/{id}/observations`: `type` (one or a
 /// comma-separated list; the vital signs by default), `from` and `to` (ISO 8601; the
 /// last 24 hours by default), `bucket` (seconds, or `1m`, `5m`, `15m`, `1h`, `1d`) and
-/// `limit` (raw samples, at most 10,000).
+/// `limit` (raw samples of all the types together, at most 10,000).
 struct ObservationQuery {
     static let maximumLimit = 10_000
     static let maximumBuckets = 10_000
+    static let maximumTypes = 16
 
     var types: [HealthType]
     var from: Date
@@ -19,10 +20,17 @@ struct ObservationQuery {
 
     init(_ parameters: Parameters, now: Date) throws {
         if let list = parameters["type"], !list.isEmpty {
-            types = try list.split(separator: ",").map { name in
-                do { return try HealthType(identifier: String(name)) } catch {
+            let names = list.split(separator: ",")
+            guard names.count <= Self.maximumTypes else {
+                throw APIError.invalid("type: at most \(Self.maximumTypes) types", code: "invalid-parameter")
+            }
+            var seen = Set<HealthType>()
+            types = try names.compactMap { name in
+                let type: HealthType
+                do { type = try HealthType(identifier: String(name)) } catch {
                     throw APIError.invalid("type: unknown type '\(name)'", code: "invalid-parameter")
                 }
+                return seen.insert(type).inserted ? type : nil
             }
         } else {
             types = PatientOverview.vitalTypes
