@@ -9,7 +9,7 @@ struct AlertNoticeTests {
     func acknowledgeByNotice() async throws {
         try await ServerHarness.run { harness in
             try await AlertFlowTests.seed(harness)
-            try harness.createAccount("d1", role: .doctor, staffID: "d1")
+            try await harness.createAccount("d1", role: .doctor, staffID: "d1")
             let admin = try await harness.login("admin")
             let d1 = try await harness.login("d1")
             let nb = try await harness.login("nb")
