@@ -30,11 +30,13 @@ struct BDISuite: BenchSuite {
         var beliefs = BeliefBase()
         var goals: [Goal] = []
         for goal in 0..<Self.goals {
-            beliefs.set("level\(goal)", to: 0)
-            beliefs.set("mode\(goal)", to: 0)
+            // Keys made once, as an application declares them: a condition runs in every cycle.
+            let level = BeliefKey<Int>("level\(goal)"), mode = BeliefKey<Int>("mode\(goal)")
+            beliefs.set(level, to: 0)
+            beliefs.set(mode, to: 0)
             let plans = (0..<Self.plans).map { plan in
                 Plan(
-                    "p\(plan)", context: Condition("mode\(goal) == \(plan)") { $0["mode\(goal)"] as? Int == plan },
+                    "p\(plan)", context: .belief(mode, is: plan),
                     actions: [
                         OneShotAction("restore") { context in
                             await context.agent.restore(goal: goal, breakingAgain: chain?.answered() ?? false, done: done)
@@ -42,7 +44,7 @@ struct BDISuite: BenchSuite {
                     ])
             }
             goals.append(
-                Goal("g\(goal)", kind: .maintain(Condition("level\(goal) < 100") { ($0["level\(goal)"] as? Int ?? 0) < 100 }), plans: plans))
+                Goal("g\(goal)", kind: .maintain(Condition("level\(goal) < 100") { ($0[level] ?? 0) < 100 }), plans: plans))
         }
         beliefs.set("tick", to: 0)
         return Agent(name: "bdi", environment: platform, beliefs: beliefs, goals: goals, runBDICycleOnStart: true)

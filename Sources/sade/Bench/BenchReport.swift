@@ -22,7 +22,8 @@ struct BenchReport {
     func print(_ figures: [BenchFigure]) {
         guard !json else { return }
         for figure in figures {
-            var line = "  \(figure.figure.padding(toLength: 40, withPad: " ", startingAt: 0)) \(Self.number(figure.value)) \(figure.unit)"
+            let name = figure.figure + String(repeating: " ", count: max(1, 44 - figure.figure.count))
+            var line = "  \(name)\(Self.number(figure.value)) \(figure.unit)"
             if figure.spread > 0 { line += " ±\(Self.percent(figure.spread / 2))" }
             if let baseline = figure.baseline, let ratio = figure.ratio {
                 line += "  | \(figure.baselineName ?? "baseline") \(Self.number(baseline)) → ×\(Self.ratio(ratio))"
