@@ -56,7 +56,7 @@ struct BDISuite: BenchSuite {
         let platform = Environment(name: "bench-bdi")
         let agent = Self.agent(on: platform, chain: nil, done: nil)
         try await agent.start()
-        let seconds = try await BenchClock.seconds { await agent.changeTick(count) }
+        let seconds = await BenchClock.seconds { await agent.changeTick(count) }
         await agent.stop()
         await platform.shutdown()
         return ["rate": Double(count) / seconds]
