@@ -20,6 +20,7 @@ extension BenchSuite {
 enum BenchSuites {
     static let all: [any BenchSuite] = [
         SpawnSuite(), PingPongSuite(), RingSuite(), BDISuite(), ContractNetSuite(), ACLSuite(), IngestSuite(), TCPSuite(),
+        HTTPIngestSuite(),
     ]
 
     /// The suite called `name`.
