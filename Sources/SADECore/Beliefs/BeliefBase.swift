@@ -21,6 +21,9 @@ public struct BeliefBase: Sendable, Equatable {
 
     private var order: [String] = []
     private var entries: [String: Entry] = [:]
+    /// How many beliefs have an expiry, so that belief revision, which runs in every
+    /// reasoning cycle, skips walking the beliefs when none can go stale.
+    private(set) var expiringCount = 0
 
     /// Creates an empty belief base.
     public init() {}
@@ -56,8 +59,10 @@ public struct BeliefBase: Sendable, Equatable {
         let new = Entry(name: name, value: value, expiresAt: expiresAt)
         guard let old = entries.updateValue(new, forKey: name) else {
             order.append(name)
+            if expiresAt != nil { expiringCount += 1 }
             return true
         }
+        expiringCount += (expiresAt == nil ? 0 : 1) - (old.expiresAt == nil ? 0 : 1)
         return old != new
     }
 
@@ -70,7 +75,8 @@ public struct BeliefBase: Sendable, Equatable {
     /// Stops believing `name`; returns whether it was held.
     @discardableResult
     public mutating func remove(_ name: String) -> Bool {
-        guard entries.removeValue(forKey: name) != nil else { return false }
+        guard let old = entries.removeValue(forKey: name) else { return false }
+        if old.expiresAt != nil { expiringCount -= 1 }
         order.removeAll { $0 == name }
         return true
     }

@@ -48,14 +48,24 @@ extension Environment {
 
     func register(_ agent: Agent) throws {
         let name = agent.name
-        guard !name.isEmpty, !name.contains("@"), !name.contains(where: \.isWhitespace) else {
-            throw AgentError.invalidName(name)
-        }
+        guard Self.isValidName(name) else { throw AgentError.invalidName(name) }
         guard !Self.reservedNames.contains(name) else { throw AgentError.nameTaken(name) }
         try registry.withLock { registry in
             guard registry[name] == nil else { throw AgentError.nameTaken(name) }
             registry[name] = Registration(agent: agent, state: .initiated)
         }
+    }
+
+    /// Whether `name` can name an agent: not empty, no `@`, no white space. Checked on
+    /// every start, so ASCII names (nearly all) are checked byte by byte; only others
+    /// pay for the Unicode white-space lookup of `Character`.
+    static func isValidName(_ name: String) -> Bool {
+        guard !name.isEmpty else { return false }
+        let utf8 = name.utf8
+        if utf8.allSatisfy({ $0 < 0x80 }) {
+            return !utf8.contains { $0 == UInt8(ascii: "@") || $0 == UInt8(ascii: " ") || (0x09...0x0D).contains($0) }
+        }
+        return !name.contains("@") && !name.contains(where: \.isWhitespace)
     }
 
     func updateState(of name: String, to state: AgentState) {

@@ -12,6 +12,7 @@ public struct DefaultBeliefRevisionStrategy: BeliefRevisionStrategy {
 
     /// Drops expired beliefs.
     public func reviseBeliefs(_ state: inout MentalState) {
+        guard state.beliefs.expiringCount > 0 else { return }
         for belief in state.beliefs.all {
             if let expiry = belief.expiresAt, expiry <= state.now {
                 state.beliefs.remove(belief.name)

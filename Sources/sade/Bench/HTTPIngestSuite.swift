@@ -1,0 +1,73 @@
+import Foundation
+
+/// `http-ingest`: batches of 100 observations POSTed by concurrent clients, each with
+/// a device token, to a `sade serve --demo` started as a second process. Run only when
+/// named (`--suite http-ingest`): it needs the whole server and its bcrypt logins.
+struct HTTPIngestSuite: BenchSuite {
+    let name = "http-ingest"
+    let workload = "batches of 100 samples POSTed to sade serve (second process) by 8 concurrent device clients"
+    var isOnDemand: Bool { true }
+
+    /// Concurrent clients, one patient and device token each.
+    static let clients = 8
+
+    func run(in context: BenchContext) async throws -> [BenchFigure] {
+        let data = try TemporaryDirectory()
+        defer { data.remove() }
+        let server = try ChildProcess(
+            ChildProcess.sade, ["serve", "--demo", "--port", "0", "--data", data.path, "--rate-limit", "1000000"], silenceErrors: true)
+        defer { server.terminate() }
+        guard let line = await server.line(containing: "listening on http://"), let url = line.split(separator: " ").last else {
+            throw BenchError.peerFailed("sade serve did not start listening")
+        }
+        let http = SimulatorHTTP(server: String(url), client: .shared)
+        let tokens = try await Self.deviceTokens(http, count: Self.clients)
+        let batches = context.size(200, quick: 5)
+        let rate = try await context.measure { try await Self.post(http, tokens: tokens, batchesPerClient: batches) }
+        server.terminate()
+        _ = await server.finish()
+        return [context.figure("samples/s accepted (batches of 100)", rate["rate"], unit: "samples/s", target: "≥ 30,000")]
+    }
+
+    /// Logs in as the demo admin and issues a device token for each of the first `count` patients.
+    private static func deviceTokens(_ http: SimulatorHTTP, count: Int) async throws -> [(patient: String, token: String)] {
+        let admin = try await MonitorEmulator.login(http, username: "admin", password: "sade-demo")
+        let list = try await http.send(.GET, "/api/v1/patients", token: admin)
+        let ids = ((list.json as? [[String: Any]]) ?? []).compactMap { ($0["patient"] as? [String: Any])?["id"] as? String }
+        guard ids.count >= count else { throw BenchError.unexpected("the demo hospital lists \(ids.count) patients") }
+        var tokens: [(String, String)] = []
+        for id in ids.prefix(count) {
+            let issued = try await http.send(.POST, "/api/v1/patients/\(id)/devices", token: admin, json: ["label": "bench"])
+            guard let secret = (issued.json as? [String: Any])?["secret"] as? String else {
+                throw BenchError.unexpected("no device token for \(id): \(issued.status) \(issued.errorMessage)")
+            }
+            tokens.append((id, secret))
+        }
+        return tokens
+    }
+
+    /// One run: every client posts `batchesPerClient` batches of 100 normal readings.
+    private static func post(_ http: SimulatorHTTP, tokens: [(patient: String, token: String)], batchesPerClient: Int) async throws -> [String: Double] {
+        let types: [(String, Double)] = [("heartRate", 72), ("oxygenSaturation", 97), ("respiratoryRate", 16), ("bodyTemperature", 36.8)]
+        let seconds = try await BenchClock.seconds {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for (patient, token) in tokens {
+                    group.addTask {
+                        for _ in 0..<batchesPerClient {
+                            let now = Date()
+                            let body: [[String: Any]] = (0..<100).map { index in
+                                let (type, value) = types[index % types.count]
+                                let start = now.addingTimeInterval(Double(index) / 1000 - 1).formatted(.iso8601)
+                                return ["type": type, "value": value, "start": start, "device": "bench"]
+                            }
+                            let answer = try await http.send(.POST, "/api/v1/patients/\(patient)/observations", token: token, json: body)
+                            guard answer.isSuccess else { throw BenchError.unexpected("POST answered \(answer.status) \(answer.errorMessage)") }
+                        }
+                    }
+                }
+                try await group.waitForAll()
+            }
+        }
+        return ["rate": Double(tokens.count * batchesPerClient * 100) / seconds]
+    }
+}

@@ -1,0 +1,49 @@
+import Foundation
+import SADETestSupport
+import Testing
+
+/// `sade bench --quick --json` is run so that the harness never rots; its figures come
+/// from a debug build and tiny workloads, so only their presence is checked, never a target.
+@Suite("sade bench --quick (the harness works; figures are not judged)", .timeLimit(.minutes(3)))
+struct BenchQuickTests {
+    /// One object of the JSON array `sade bench --json` prints.
+    struct Figure: Decodable {
+        let suite: String
+        let figure: String
+        let value: Double?
+        let unit: String
+        let baseline: Double?
+        let ratio: Double?
+    }
+
+    /// The suites `sade bench` runs without naming them (http-ingest needs a server, peers need PyPI).
+    static let suites = ["spawn", "pingpong", "ring", "bdi", "contractnet", "acl", "ingest", "tcp"]
+
+    @Test("every suite prints finite positive figures, with a ratio wherever there is a baseline")
+    func quickJSONHasEveryFigure() async throws {
+        let result = try await SadeProcess.run(["bench", "--quick", "--json"])
+        #expect(result.status == 0, "stderr: \(result.error)")
+        let figures = try JSONDecoder().decode([Figure].self, from: Data(result.output.utf8))
+        #expect(Set(figures.map(\.suite)) == Set(Self.suites))
+        for suite in Self.suites {
+            let ofSuite = figures.filter { $0.suite == suite }
+            #expect(ofSuite.count >= 2, "\(suite) printed \(ofSuite.count) figures")
+            #expect(ofSuite.contains { $0.figure == "peak RSS" && $0.unit == "MiB" }, "\(suite) has no peak RSS")
+        }
+        for figure in figures {
+            let value = try #require(figure.value, "\(figure.suite) / \(figure.figure) has no value")
+            #expect(value.isFinite && value > 0, "\(figure.suite) / \(figure.figure) = \(value)")
+            #expect((figure.baseline == nil) == (figure.ratio == nil), "\(figure.suite) / \(figure.figure)")
+            if let baseline = figure.baseline, let ratio = figure.ratio {
+                #expect(baseline.isFinite && baseline > 0 && ratio.isFinite && ratio > 0, "\(figure.suite) / \(figure.figure)")
+            }
+        }
+    }
+
+    @Test("an unknown suite is refused with the list of suites")
+    func unknownSuiteIsRefused() async throws {
+        let result = try await SadeProcess.run(["bench", "--suite", "nope"])
+        #expect(result.status != 0)
+        #expect(result.error.contains("unknown suite 'nope'") && result.error.contains("pingpong"))
+    }
+}
