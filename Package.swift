@@ -96,12 +96,13 @@ let package = Package(
                 "SADEACL", "SADECore", "SADEHealth", "SADEHealthSQLite", "SADENotification", "SADEMonitoring",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Logging", package: "swift-log"),
             ],
-            resources: [.copy("OpenAPI/openapi.json")]
+            resources: [.copy("OpenAPI/openapi.json"), .copy("Dashboard/Assets")]
         ),
         // Applications: the classic examples.
         .target(name: "SADEExamples", dependencies: ["SADECore"]),

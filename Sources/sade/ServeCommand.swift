@@ -88,10 +88,12 @@ struct ServeCommand: AsyncParsableCommand {
             system: system,
             configuration: ServerConfiguration(
                 host: host, port: port, maxBodyBytes: maxBodyBytes, requestsPerSecond: rateLimit, requestBurst: rateLimit * 2,
-                tokenSecret: secret))
+                tokenSecret: secret,
+                dashboardDirectory: ProcessInfo.processInfo.environment["SADE_DASHBOARD_DIR"].map { URL(fileURLWithPath: $0) }))
         let host = host
         let application = server.makeApplication(logger: Logger(label: "sade.server")) { port in
             say("SADE monitoring server listening on http://\(host):\(port)")
+            say("dashboard: open http://\(host):\(port)/ in a browser")
         }
         try await system.start()
         let group = ServiceGroup(

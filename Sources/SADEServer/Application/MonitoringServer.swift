@@ -3,8 +3,9 @@ import Hummingbird
 import Logging
 import SADEMonitoring
 
-/// The monitoring server's HTTP face: the JSON API under `/api/v1`, the wearable
-/// thesis's `/Api` routes, `/openapi.json`, `/health` and `/metrics`, on a
+/// The monitoring server's HTTP face: the web dashboard at `/`, the JSON API under
+/// `/api/v1`, the wearable thesis's `/Api` routes, `/openapi.json`, `/health` and
+/// `/metrics`, on a
 /// ``MonitoringSystem``.
 ///
 /// ```swift
@@ -43,6 +44,7 @@ public struct MonitoringServer: Sendable {
         router.add(middleware: MetricsMiddleware(metrics: metrics))
         router.add(middleware: ErrorMiddleware())
         router.add(middleware: RateLimitMiddleware(limiter: addressLimiter, byAddress: true))
+        router.add(middleware: DashboardMiddleware(directory: configuration.dashboardDirectory))
         router.add(middleware: AuthMiddleware(tokens: tokens, accounts: system.accounts, devices: system.devices))
         router.add(middleware: RateLimitMiddleware(limiter: limiter))
         addHealthRoutes(to: router)

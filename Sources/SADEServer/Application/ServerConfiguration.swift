@@ -26,13 +26,17 @@ public struct ServerConfiguration: Sendable {
     public var tokenLifetime: TimeInterval
     /// The key that signs login tokens; a random one (tokens die with the process) when `nil`.
     public var tokenSecret: String?
+    /// A folder to serve the web dashboard from, read again at every request (for
+    /// working on the dashboard without rebuilding); the assets built into the module
+    /// when `nil`.
+    public var dashboardDirectory: URL?
 
     /// A configuration.
     public init(
         host: String = "127.0.0.1", port: Int = 8080, maxBodyBytes: Int = 1 << 20, maxBatchSamples: Int = 5000,
         requestsPerSecond: Double = 200, requestBurst: Double = 400, requestsPerSecondPerAddress: Double = 2000,
         loginAttemptsPerSecond: Double = 5, loginBurst: Double = 50, tokenLifetime: TimeInterval = 8 * 3600,
-        tokenSecret: String? = nil
+        tokenSecret: String? = nil, dashboardDirectory: URL? = nil
     ) {
         self.host = host
         self.port = port
@@ -45,5 +49,6 @@ public struct ServerConfiguration: Sendable {
         self.loginBurst = loginBurst
         self.tokenLifetime = tokenLifetime
         self.tokenSecret = tokenSecret
+        self.dashboardDirectory = dashboardDirectory
     }
 }

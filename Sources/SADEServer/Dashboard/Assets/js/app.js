@@ -1,0 +1,95 @@
+// The shell: hash routes to pages, the top bar for the logged-in user, logout.
+// Each page module exports `render(main, params)`, which may return a cleanup function
+// called when the user leaves the page.
+
+import { session, onUnauthorized } from './api.js';
+import { connect, disconnect, onStateChange } from './live.js';
+import { h, replace, toast } from './ui.js';
+
+const ROUTES = [
+  { pattern: /^#\/login$/, page: 'login', public: true },
+  { pattern: /^#\/register$/, page: 'wearable-register', public: true },
+  { pattern: /^#\/patients$/, page: 'patients', roles: ['admin', 'doctor', 'nurse'] },
+  { pattern: /^#\/patients\/([^/]+)$/, page: 'monitor', roles: ['admin', 'doctor', 'nurse'] },
+  { pattern: /^#\/alerts$/, page: 'alerts', roles: ['admin', 'doctor', 'nurse'] },
+  { pattern: /^#\/admin(?:\/([a-z-]+))?$/, page: 'admin', roles: ['admin'] },
+  { pattern: /^#\/my-data$/, page: 'wearable-data', roles: ['patient', 'admin'] },
+  { pattern: /^#\/map$/, page: 'wearable-map', roles: ['patient', 'admin'] },
+];
+
+const NAV = [
+  { href: '#/patients', label: 'Patients', roles: ['admin', 'doctor', 'nurse'] },
+  { href: '#/alerts', label: 'Alerts', roles: ['admin', 'doctor', 'nurse'], badge: 'alert-badge' },
+  { href: '#/admin', label: 'Admin', roles: ['admin'] },
+  { href: '#/my-data', label: 'My data', roles: ['patient'] },
+  { href: '#/map', label: 'Map', roles: ['patient'] },
+];
+
+let cleanup = null;
+
+/** The first page of a role. */
+export function homeOf(role) { return role === 'patient' ? '#/my-data' : '#/patients'; }
+
+async function route() {
+  const current = session.get();
+  const hash = location.hash || '#/';
+  const match = ROUTES.map((r) => ({ r, m: hash.match(r.pattern) })).find((x) => x.m);
+  if (!match) { location.replace(current ? homeOf(current.user.role) : '#/login'); return; }
+  if (!match.r.public && !current) { location.replace('#/login'); return; }
+  if (match.r.roles && !match.r.roles.includes(current.user.role)) { location.replace(homeOf(current.user.role)); return; }
+  if (cleanup) { try { cleanup(); } catch { /* page already gone */ } cleanup = null; }
+  renderShell(session.get(), hash);
+  const main = document.getElementById('main');
+  replace(main, h('p', { class: 'loading' }, 'Loading…'));
+  try {
+    const module = await import(`./pages/${match.r.page}.js`);
+    if (location.hash !== hash && !(hash === '#/' && !location.hash)) return;
+    cleanup = (await module.render(main, match.m.slice(1).map((p) => p && decodeURIComponent(p)))) || null;
+    document.title = `${main.querySelector('h1')?.textContent || 'SADE'} — SADE`;
+  } catch (error) {
+    replace(main, h('p', { class: 'form-error', role: 'alert' }, `This page could not be shown: ${error.message}`));
+  }
+}
+
+function renderShell(current, hash) {
+  const bar = document.getElementById('top-bar');
+  bar.hidden = !current;
+  if (!current) return;
+  document.getElementById('who').textContent = `${current.user.name} (${current.user.role})`;
+  const nav = document.getElementById('nav');
+  replace(nav, NAV.filter((n) => n.roles.includes(current.user.role)).map((n) =>
+    h('a', { href: n.href, 'aria-current': hash.startsWith(n.href) ? 'page' : false },
+      n.label, n.badge ? h('span', { class: 'badge', id: n.badge, hidden: true }) : null)));
+  nav.append(h('span', { class: 'live-state', id: 'live-state', title: 'Live updates' }));
+  onStateChange((state) => {
+    const dot = document.getElementById('live-state');
+    if (dot) { dot.dataset.state = state; dot.textContent = state === 'open' ? '● live' : state === 'reconnecting' ? '○ reconnecting' : ''; }
+  });
+}
+
+/** Forgets the session and goes to the login page. */
+export function logout(message) {
+  disconnect();
+  session.clear();
+  if (message) toast(message, 'warning');
+  location.hash = '#/login';
+}
+
+/** Called by the login page once the session is kept. */
+export function loggedIn(user) {
+  connect();
+  location.hash = homeOf(user.role);
+}
+
+document.getElementById('logout').addEventListener('click', () => logout());
+onUnauthorized(() => logout('Your session has ended; please log in again.'));
+window.addEventListener('hashchange', route);
+window.addEventListener('sade:alert', () => {
+  const badge = document.getElementById('alert-badge');
+  if (badge && !location.hash.startsWith('#/alerts')) {
+    badge.textContent = String(Number(badge.textContent || 0) + 1);
+    badge.hidden = false;
+  }
+});
+if (session.get()) connect();
+route();

@@ -1,0 +1,97 @@
+// Live events: one Server-Sent Events stream per session (`/api/v1/events`), shared by
+// the pages, and the alert notifications — a toast, the browser's Notification API
+// (when the user allowed it) and a tone for alarms.
+
+import { session } from './api.js';
+import { toast } from './ui.js';
+
+const EVENT_TYPES = ['samples', 'news2', 'alert', 'acknowledged', 'escalated'];
+const listeners = new Set();
+let source = null;
+let state = 'closed';
+const stateListeners = new Set();
+
+/** Starts the stream for the logged-in user (patients and devices have none). */
+export function connect() {
+  disconnect();
+  const current = session.get();
+  if (!current || !['admin', 'doctor', 'nurse'].includes(current.user.role)) return;
+  source = new EventSource(`/api/v1/events?access_token=${encodeURIComponent(current.token)}`);
+  source.onopen = () => setState('open');
+  source.onerror = () => setState(source && source.readyState === EventSource.CLOSED ? 'closed' : 'reconnecting');
+  for (const type of EVENT_TYPES) {
+    source.addEventListener(type, (message) => {
+      let event;
+      try { event = JSON.parse(message.data); } catch { return; }
+      if (type === 'alert') announce(event);
+      listeners.forEach((listener) => listener(event));
+    });
+  }
+}
+
+/** Closes the stream (at logout). */
+export function disconnect() {
+  if (source) source.close();
+  source = null;
+  setState('closed');
+}
+
+/** Calls `listener(event)` for every live event until the returned function is called. */
+export function subscribe(listener) {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+/** Calls `listener(state)` — open, reconnecting, closed — when the stream's state changes. */
+export function onStateChange(listener) {
+  stateListeners.add(listener);
+  listener(state);
+  return () => stateListeners.delete(listener);
+}
+
+function setState(next) {
+  state = next;
+  stateListeners.forEach((listener) => listener(state));
+}
+
+/** Whether desktop notifications are allowed, refused or not asked yet. */
+export function notificationPermission() {
+  return 'Notification' in window ? Notification.permission : 'unsupported';
+}
+
+/** Asks the browser for permission to show desktop notifications. */
+export async function requestNotifications() {
+  if (!('Notification' in window)) return 'unsupported';
+  return Notification.requestPermission();
+}
+
+/** Tells the user of a new alert: toast, desktop notification, tone for alarms. */
+function announce(alert) {
+  const text = `${alert.title} — ${alert.patient}`;
+  toast(text, alert.severity === 'alarm' ? 'alarm' : alert.severity === 'warning' ? 'warning' : 'info', 10000);
+  if (notificationPermission() === 'granted') {
+    try { new Notification(`SADE: ${alert.title}`, { body: alert.message, tag: alert.id }); } catch { /* not in this context */ }
+  }
+  if (alert.severity === 'alarm') playAlarmTone();
+  window.dispatchEvent(new CustomEvent('sade:alert', { detail: alert }));
+}
+
+let audio = null;
+/** Three short beeps (880 Hz), made with Web Audio: no sound file needed. */
+export function playAlarmTone() {
+  try {
+    audio = audio || new AudioContext();
+    const start = audio.currentTime;
+    for (let i = 0; i < 3; i += 1) {
+      const tone = audio.createOscillator();
+      const gain = audio.createGain();
+      tone.frequency.value = 880;
+      gain.gain.setValueAtTime(0.2, start + i * 0.3);
+      gain.gain.setValueAtTime(0, start + i * 0.3 + 0.18);
+      tone.connect(gain).connect(audio.destination);
+      tone.start(start + i * 0.3);
+      tone.stop(start + i * 0.3 + 0.2);
+    }
+    document.body.dataset.lastTone = String(Date.now());
+  } catch { /* audio unavailable */ }
+}
