@@ -86,6 +86,10 @@ public final class MonitoringSystem: Sendable {
     public init(configuration: Configuration, logger: Logger = Logger(label: "sade.monitoring")) throws(MonitoringError) {
         self.configuration = configuration
         self.logger = logger
+        // The platform's clock reads zero at `epoch`: create it before the databases are
+        // opened, or the system's dates lag the machine's by the time that takes (and
+        // readings stamped by well-synchronised devices look as if from the future).
+        platform = Environment(name: configuration.platformName, clock: configuration.clock, logger: logger)
         database = try MonitoringDatabase(directory: configuration.dataDirectory, migrations: Self.migrations)
         accounts = AccountStore(database: database, hasher: configuration.passwordHasher)
         devices = DeviceTokens(database: database)
@@ -101,10 +105,9 @@ public final class MonitoringSystem: Sendable {
         do {
             outbox = try NotificationOutbox(
                 directory: configuration.dataDirectory, channels: channels,
-                clock: OutboxClock(clock: PlatformClock(configuration.clock), origin: configuration.epoch))
+                clock: OutboxClock(clock: platform.clock, origin: configuration.epoch))
         } catch { throw .storage("cannot open the notification outbox: \(error)") }
         alertDesk = AlertDesk(outbox: outbox)
-        platform = Environment(name: configuration.platformName, clock: configuration.clock, logger: logger)
         events = MonitoringEventHub()
         simulatedMonitors = SimulatedMonitorSource(
             simulators: [], interval: configuration.simulatedMonitorInterval, clock: platform.clock, epoch: configuration.epoch)

@@ -24,12 +24,16 @@ extension AnomalyDetector {
         /// width from the range is an alarm. Default 0.5 (heart rate 51–90: above
         /// 109.5 or below 31.5; respiration rate 12–20: above 24 or below 8).
         public var alarmBeyond: Double
+        /// How far ahead of the detector's clock a reading may be stamped and still
+        /// count as current for NEWS2 (devices' clocks are never exactly in step with
+        /// the server's). Default 1 minute.
+        public var clockSkewTolerance: TimeInterval
 
         /// Creates a configuration; every value has a default.
         public init(
             rearmAfter: TimeInterval = 5 * 60, news2Window: TimeInterval = 60 * 60, news2ReportingBand: NEWS2Band = .lowMedium,
             noDataAfter: TimeInterval = 15 * 60, noDataSeverity: AnomalySeverity = .warning, warningBeyond: Double = 0.1,
-            alarmBeyond: Double = 0.5
+            alarmBeyond: Double = 0.5, clockSkewTolerance: TimeInterval = 60
         ) {
             self.rearmAfter = rearmAfter
             self.news2Window = news2Window
@@ -38,6 +42,7 @@ extension AnomalyDetector {
             self.noDataSeverity = noDataSeverity
             self.warningBeyond = warningBeyond
             self.alarmBeyond = alarmBeyond
+            self.clockSkewTolerance = clockSkewTolerance
         }
 
         /// The severity of `value` against `range`: `nil` inside it; otherwise by how

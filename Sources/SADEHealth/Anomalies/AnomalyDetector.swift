@@ -21,7 +21,7 @@ import Foundation
 /// samples of its NEWS2 parameter, since it does not count for NEWS2 before its time.
 public actor AnomalyDetector {
     /// What is reported when.
-    public let configuration: Configuration
+    nonisolated public let configuration: Configuration
 
     private struct EpisodeKey: Hashable {
         let patient: PatientID
@@ -131,7 +131,8 @@ public actor AnomalyDetector {
         if let current = news2Samples[sample.patient]?[parameter] {
             // The latest sample is kept; but one from the future (which NEWS2 cannot use
             // yet) never pushes out one it can use now.
-            let currentIsPast = current.end <= now, sampleIsPast = sample.end <= now
+            let present = now.addingTimeInterval(configuration.clockSkewTolerance)
+            let currentIsPast = current.end <= present, sampleIsPast = sample.end <= present
             if currentIsPast != sampleIsPast ? currentIsPast : current.end > sample.end { return }
         }
         news2Samples[sample.patient, default: [:]][parameter] = sample
@@ -150,7 +151,10 @@ public actor AnomalyDetector {
     private func checkNEWS2(of patient: PatientID, at now: Date) -> [Anomaly] {
         let samples = Array(news2Samples[patient, default: [:]].values)
         let scale2 = patients[patient]?.usesSpO2Scale2 ?? false
-        guard let score = try? NEWS2Score(latestOf: samples, at: now, window: configuration.news2Window, scale2: scale2) else {
+        // Readings stamped slightly ahead of this clock (device clock skew) are current.
+        let present = now.addingTimeInterval(configuration.clockSkewTolerance)
+        guard let score = try? NEWS2Score(
+            latestOf: samples, at: present, window: configuration.news2Window + configuration.clockSkewTolerance, scale2: scale2) else {
             return []
         }
         // Readings that merely aged out of the window say nothing about the patient:
@@ -159,7 +163,7 @@ public actor AnomalyDetector {
         let measured = Set(NEWS2Parameter.allCases.filter { $0 != .airOrOxygen && !score.missing.contains($0) })
         guard !measured.isEmpty else { return [] }
         let earliest = now.addingTimeInterval(-configuration.news2Window)
-        let readings = samples.compactMap(PatientVitalSign.init).filter { $0.date >= earliest && $0.date <= now }
+        let readings = samples.compactMap(PatientVitalSign.init).filter { $0.date >= earliest && $0.date <= present }
             .sorted { $0.type.rawValue < $1.type.rawValue }
         let severity = configuration.severity(of: score)
         if severity != nil {

@@ -198,4 +198,14 @@ struct AnomalyDetectorNEWS2Tests {
         let flagged = news2(await detector.evaluate([.quantity(.respiratoryRate, 25, patient: ana, at: at(1))], patients: patients, at: at(1)))
         #expect(flagged.map { $0.score?.subscore(.respirationRate) } == [3])
     }
+
+    @Test("a reading stamped a little ahead of the detector's clock (device clock skew) scores now; one beyond the tolerance waits")
+    func clockSkew() async throws {
+        let detector = AnomalyDetector(configuration: .init(clockSkewTolerance: 60))
+        let skewed = news2(await detector.evaluate([.quantity(.respiratoryRate, 26, patient: ana, at: at(0.5))], patients: patients, at: at(0)))
+        #expect(skewed.map(\.phase) == [.onset], "30 s ahead is within the tolerance")
+        #expect(skewed.first?.score?.subscore(.respirationRate) == 3)
+        let later = news2(await detector.evaluate([.quantity(.respiratoryRate, 26, patient: copd, at: at(2))], patients: patients, at: at(0)))
+        #expect(later.isEmpty, "2 min ahead is not current yet")
+    }
 }

@@ -91,7 +91,12 @@ actor BatchEvaluator {
                 latest[patient, default: [:]][sample.type.identifier] = sample
             }
             let scale2 = records[patient]?.usesSpO2Scale2 ?? false
-            guard let score = try? NEWS2Score(latestOf: Array(latest[patient, default: [:]].values), at: now, window: news2Window, scale2: scale2),
+            // As the detector scores: readings stamped a little ahead of this clock are current.
+            let skew = detector.configuration.clockSkewTolerance
+            guard
+                let score = try? NEWS2Score(
+                    latestOf: Array(latest[patient, default: [:]].values), at: now.addingTimeInterval(skew), window: news2Window + skew,
+                    scale2: scale2),
                 score.missing.count < NEWS2Parameter.allCases.count
             else { continue }
             let event = NEWS2Event(patient: patient, sector: sector, score: score, at: now)

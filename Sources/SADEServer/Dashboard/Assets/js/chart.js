@@ -9,7 +9,8 @@ const W = 600, H = 200, LEFT = 44, RIGHT = 10, TOP = 10, BOTTOM = 26;
 /**
  * A chart of `series.buckets` ({start, end, average, minimum, maximum, count}) between
  * `from` and `to` (Dates). `band` is [lower, upper] or null. The SVG carries
- * data-points (buckets with data) and data-latest (the last average) for tests and an
+ * data-points (buckets with data), data-latest (the last average) and data-maximum for
+ * tests, and an
  * aria-label that says the same in words.
  */
 export function trendChart({ label, unit, digits = 0, buckets, band, from, to }) {
@@ -21,6 +22,7 @@ export function trendChart({ label, unit, digits = 0, buckets, band, from, to })
       ? `${label}: ${filled.length} readings averaged, latest ${number(latest, digits)} ${unit}`
       : `${label}: no data in this period`,
     'data-points': String(filled.length), 'data-latest': latest === null ? '' : String(latest),
+    'data-maximum': filled.length ? String(Math.max(...filled.map((b) => b.maximum ?? b.average))) : '',
   });
   const values = filled.flatMap((b) => [b.minimum ?? b.average, b.maximum ?? b.average]);
   if (band) values.push(band[0], band[1]);
