@@ -27,6 +27,8 @@ def browser(width=1280, height=900):
     for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
                      f"--window-size={width},{height}", "--autoplay-policy=no-user-gesture-required"):
         options.add_argument(argument)
+    if width < 500:  # headless windows are at least 500 px wide: emulate the phone's screen
+        options.add_experimental_option("mobileEmulation", {"deviceMetrics": {"width": width, "height": height, "pixelRatio": 2}})
     downloads = tempfile.mkdtemp(prefix="sade-downloads-")
     options.add_experimental_option("prefs", {
         "download.default_directory": downloads,
@@ -98,3 +100,36 @@ def device_token(patient, admin_token):
     status, answer = call("POST", f"/api/v1/patients/{patient}/devices", {"label": "browser-test"}, admin_token)
     assert status == 201 or status == 200, answer
     return answer["secret"]
+
+
+def text(driver, selector):
+    """The text of the first element matching `selector` now ('' if none): read in the
+    page, so a redraw between finding and reading cannot make it stale."""
+    return driver.execute_script("const e = document.querySelector(arguments[0]); return e ? e.textContent : '';", selector)
+
+
+def attr(driver, selector, name):
+    """An attribute of the first element matching `selector` now ('' if none)."""
+    return driver.execute_script(
+        "const e = document.querySelector(arguments[0]); return e ? (e.getAttribute(arguments[1]) || '') : '';", selector, name)
+
+
+def click(driver, selector, message=None):
+    """Clicks the first element matching `selector`, trying again if a redraw replaced it."""
+    return press(driver, selector, None, message)
+
+
+def press(driver, selector, keys, message=None):
+    """Sends `keys` to (or, with None, clicks) the first element matching `selector`,
+    trying again if a redraw replaced it between finding and acting."""
+    from selenium.common.exceptions import (
+        ElementNotInteractableException, NoSuchElementException, StaleElementReferenceException)
+
+    def attempt(d):
+        try:
+            element = d.find_element(By.CSS_SELECTOR, selector)
+            element.click() if keys is None else element.send_keys(keys)
+            return True
+        except (StaleElementReferenceException, NoSuchElementException, ElementNotInteractableException):
+            return False
+    return wait(driver, attempt, message or f"{selector} can be used")

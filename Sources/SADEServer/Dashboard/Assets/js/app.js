@@ -26,6 +26,7 @@ const NAV = [
 ];
 
 let cleanup = null;
+let navigations = 0;
 
 /** The first page of a role. */
 export function homeOf(role) { return role === 'patient' ? '#/my-data' : '#/patients'; }
@@ -38,16 +39,24 @@ async function route() {
   if (!match.r.public && !current) { location.replace('#/login'); return; }
   if (match.r.roles && !match.r.roles.includes(current.user.role)) { location.replace(homeOf(current.user.role)); return; }
   if (cleanup) { try { cleanup(); } catch { /* page already gone */ } cleanup = null; }
+  const navigation = ++navigations;
   renderShell(session.get(), hash);
   const main = document.getElementById('main');
   replace(main, h('p', { class: 'loading' }, 'Loading…'));
+  // The page renders into a detached view, shown only if the user has not moved on
+  // meanwhile: a slow page never overwrites the one navigated to after it.
+  const view = h('div', { class: 'view' });
   try {
     const module = await import(`./pages/${match.r.page}.js`);
-    if (location.hash !== hash && !(hash === '#/' && !location.hash)) return;
-    cleanup = (await module.render(main, match.m.slice(1).map((p) => p && decodeURIComponent(p)))) || null;
-    document.title = `${main.querySelector('h1')?.textContent || 'SADE'} — SADE`;
+    if (navigation !== navigations) return;
+    const done = (await module.render(view, match.m.slice(1).map((p) => p && decodeURIComponent(p)))) || null;
+    if (navigation !== navigations) { if (done) done(); return; }
+    cleanup = done;
+    replace(main, view);
+    document.title = `${view.querySelector('h1')?.textContent || 'SADE'} — SADE`;
+    (view.querySelector('[autofocus]') || main).focus();
   } catch (error) {
-    replace(main, h('p', { class: 'form-error', role: 'alert' }, `This page could not be shown: ${error.message}`));
+    if (navigation === navigations) replace(main, h('p', { class: 'form-error', role: 'alert' }, `This page could not be shown: ${error.message}`));
   }
 }
 

@@ -12,7 +12,7 @@ export async function render(main) {
   if (badge) { badge.hidden = true; badge.textContent = ''; }
   staffNames = Object.fromEntries((await api(v1('staff')).catch(() => [])).map((s) => [s.id, s.name]));
   let filter = 'open';
-  let alerts = await api(v1('alerts'));
+  let alerts = await api(v1('alerts?status=all'));
   const list = h('ul', { class: 'alert-list', id: 'alert-feed', 'aria-live': 'polite' });
   const filters = ['open', 'all'].map((f) => h('button', {
     type: 'button', class: 'secondary', 'aria-pressed': String(f === filter),
@@ -32,7 +32,7 @@ export async function render(main) {
       permission, h('button', { type: 'button', class: 'secondary', onclick: playAlarmTone }, 'Test alarm sound')),
     list);
 
-  const reload = async () => { alerts = await api(v1('alerts')); draw(); };
+  const reload = async () => { alerts = await api(v1('alerts?status=all')); draw(); };
   const draw = () => {
     const shown = alerts.filter((a) => filter === 'all' || !a.acknowledgedAt);
     replace(list, shown.length ? shown.map((a) => alertItem(a, reload)) : h('li', { class: 'muted' }, filter === 'open' ? 'No open alerts.' : 'No alerts.'));

@@ -21,5 +21,4 @@ export function render(main) {
   main.replaceChildren(h('section', { class: 'login' },
     h('h1', {}, 'SADE remote patient monitoring'), form,
     h('p', { class: 'muted' }, 'Wearable user without an account? ', h('a', { href: '#/register' }, 'Register'), '.')));
-  username.focus();
 }

@@ -83,7 +83,7 @@ export async function render(main, [id]) {
   };
   const redrawCharts = () => { if (!drawing) drawing = setTimeout(() => { drawing = null; drawCharts().catch(() => {}); }, 1000); };
   const loadAlerts = async () => {
-    const list = await api(v1(`alerts?patient=${seg(id)}`));
+    const list = await api(v1(`alerts?status=all&patient=${seg(id)}`));
     replace(alerts, list.length ? list.slice(0, 20).map((a) => alertItem(a, loadAlerts)) : h('li', { class: 'muted' }, 'No alerts.'));
   };
 

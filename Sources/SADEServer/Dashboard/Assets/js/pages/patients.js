@@ -14,9 +14,8 @@ export async function render(main) {
   const count = h('p', { class: 'muted', id: 'patient-count' });
   main.replaceChildren(
     h('div', { class: 'toolbar' }, h('h1', {}, 'Patients'), count),
-    h('table', { class: 'responsive', id: 'patients' },
-      h('caption', { class: 'muted', style: { textAlign: 'left', captionSide: 'bottom', padding: '.5rem 0' } },
-        'Sorted by risk: highest NEWS2 first, then open alerts. Updated live.'),
+    h('p', { class: 'muted', id: 'patients-order' }, 'The riskiest first: highest NEWS2, then most open alerts. Updated live.'),
+    h('table', { class: 'responsive', id: 'patients', 'aria-describedby': 'patients-order' },
       h('thead', {}, h('tr', {},
         h('th', { scope: 'col' }, 'Patient'), h('th', { scope: 'col' }, 'Sector / bed'),
         VITALS.filter((v) => v.type !== 'bloodPressureDiastolic').map((v) =>
@@ -91,7 +90,8 @@ function row(overview, sectorName) {
     const value = vital.type === 'bloodPressureSystolic'
       ? `${reading(overview.vitals, 'bloodPressureSystolic')}/${reading(overview.vitals, 'bloodPressureDiastolic')}`
       : reading(overview.vitals, vital.type);
-    return h('td', { class: `num ${subscoreClass(sub[vital.news])}`, 'data-label': vital.label, 'data-type': vital.type }, value);
+    const label = vital.type === 'bloodPressureSystolic' ? 'Blood pressure' : vital.label;
+    return h('td', { class: `num ${subscoreClass(sub[vital.news])}`, 'data-label': label, 'data-type': vital.type }, value);
   };
   return h('tr', { class: stale ? 'stale' : '', 'data-patient': p.id, 'data-sector': p.sector || '' },
     h('td', { 'data-label': 'Patient' }, h('a', { href: `#/patients/${encodeURIComponent(p.id)}`, class: 'patient-link' }, p.name),
