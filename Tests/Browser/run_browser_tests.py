@@ -1,11 +1,25 @@
-"""Runs every test_*.py beside this file against SADE_URL; exits 0 when all pass."""
+"""Runs every test_*.py beside this file in a headless Chromium against a running
+`sade serve --demo`; exits 0 when all pass.
 
+    python3 run_browser_tests.py --url http://127.0.0.1:8080 [--screenshots DIR] [PATTERN]
+"""
+
+import argparse
 import os
 import sys
 import unittest
 
+parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+parser.add_argument("--url", default=os.environ.get("SADE_URL", "http://127.0.0.1:8080"), help="the server's address")
+parser.add_argument("--screenshots", default=os.environ.get("SADE_SCREENSHOTS"), help="where each page's screenshot goes")
+parser.add_argument("pattern", nargs="?", default="test_*.py", help="which test files to run")
+arguments = parser.parse_args()
+os.environ["SADE_URL"] = arguments.url
+if arguments.screenshots:
+    os.environ["SADE_SCREENSHOTS"] = arguments.screenshots
+
 here = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, here)
-suite = unittest.defaultTestLoader.discover(here, pattern=sys.argv[1] if len(sys.argv) > 1 else "test_*.py")
+suite = unittest.defaultTestLoader.discover(here, pattern=arguments.pattern)
 result = unittest.TextTestRunner(verbosity=2, stream=sys.stdout).run(suite)
 sys.exit(0 if result.wasSuccessful() and result.testsRun > 0 else 1)

@@ -54,7 +54,7 @@ async function route() {
     cleanup = done;
     replace(main, view);
     document.title = `${view.querySelector('h1')?.textContent || 'SADE'} — SADE`;
-    (view.querySelector('[autofocus]') || main).focus();
+    (view.querySelector('[autofocus]') || main).focus({ preventScroll: true });
   } catch (error) {
     if (navigation === navigations) replace(main, h('p', { class: 'form-error', role: 'alert' }, `This page could not be shown: ${error.message}`));
   }

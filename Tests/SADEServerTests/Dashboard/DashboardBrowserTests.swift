@@ -1,0 +1,34 @@
+import Foundation
+import SADETestSupport
+import Testing
+
+/// The dashboard end to end: `Tests/Browser` (Python unittest + Selenium driving Debian's
+/// headless Chromium, installed by `.ci/run`) against a real `sade serve --demo` process
+/// on loopback. Screenshots of every page go to `.build/dashboard-screenshots`.
+@Suite("Dashboard in a real browser", .timeLimit(.minutes(10)))
+struct DashboardBrowserTests {
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+
+    @Test("""
+        the browser suite passes: a nurse's patients, the live monitor and charts, a live alert acknowledged, exports, phone \
+        width and keyboard, the admin pages and the wearable pages
+        """)
+    func browserSuite() async throws {
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("sade-browser-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: data) }
+        let (server, url) = try await ServeProcessTests.serve(["--demo", "--data", data])
+        defer { server.terminate() }
+        let screenshots = Self.repository.appendingPathComponent(".build/dashboard-screenshots").path
+        let suite = try SadeProcess(
+            ["python3", Self.repository.appendingPathComponent("Tests/Browser/run_browser_tests.py").path, "--url", url, "--screenshots", screenshots],
+            executable: URL(fileURLWithPath: "/usr/bin/env"))
+        let result = await suite.finish()
+        #expect(result.status == 0, "browser suite failed:\n\(result.output)\n\(result.error.suffix(6000))")
+        let ran = result.output.split(separator: "\n").first { $0.hasPrefix("Ran ") }
+        #expect(ran != nil && ran?.hasPrefix("Ran 0 ") == false, "\(result.output.suffix(2000))")
+        for page in ["patients", "monitor", "alerts", "patients-phone"] {
+            #expect(FileManager.default.fileExists(atPath: "\(screenshots)/\(page).png"), "a screenshot of \(page)")
+        }
+    }
+}
