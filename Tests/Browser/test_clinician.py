@@ -23,9 +23,10 @@ def now():
 class ClinicianTests(unittest.TestCase):
     def setUp(self):
         self.driver = browser()
+        self.expected_console = ()  # substrings of console errors a test provokes on purpose
 
     def tearDown(self):
-        errors = console_errors(self.driver)
+        errors = [e for e in console_errors(self.driver) if not any(x in e for x in self.expected_console)]
         self.driver.quit()
         self.assertEqual(errors, [], "the browser console shows no errors")
 
@@ -116,6 +117,20 @@ class ClinicianTests(unittest.TestCase):
         wait(self.driver, lambda d: "acknowledged by" in text(d, item), "the alert shows as acknowledged")
         status, alert = call("GET", f"/api/v1/alerts/{alert_id}", token=admin)
         self.assertEqual(alert["acknowledgedBy"], "nurse1")
+
+    def test_a_rejected_or_expired_token_returns_to_the_login_page(self):
+        self.expected_console = ("401 (Unauthorized)",)
+        login(self.driver, "nurse1")
+        self.driver.execute_script(
+            "const s = JSON.parse(sessionStorage.getItem('sade.session')); s.token = 'not-a-token';"
+            "sessionStorage.setItem('sade.session', JSON.stringify(s)); location.hash = '#/alerts';")
+        wait(self.driver, lambda d: d.current_url.endswith("#/login") and css(d, "#login-form"), "a 401 logs the user out")
+        wait(self.driver, lambda d: "session has ended" in text(d, "#toasts"), "and says why")
+        login(self.driver, "nurse1")
+        self.driver.execute_script(
+            "const s = JSON.parse(sessionStorage.getItem('sade.session')); s.expiresAt = new Date(Date.now() - 1000).toISOString();"
+            "sessionStorage.setItem('sade.session', JSON.stringify(s)); location.reload();")
+        wait(self.driver, lambda d: d.current_url.endswith("#/login") and css(d, "#login-form"), "an expired session is not used")
 
     def test_phone_width_and_keyboard(self):
         self.driver.quit()

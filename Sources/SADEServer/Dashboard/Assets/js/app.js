@@ -78,6 +78,7 @@ function renderShell(current, hash) {
 
 /** Forgets the session and goes to the login page. */
 export function logout(message) {
+  clearTimeout(expiry);
   disconnect();
   session.clear();
   if (message) toast(message, 'warning');
@@ -87,11 +88,23 @@ export function logout(message) {
 /** Called by the login page once the session is kept. */
 export function loggedIn(user) {
   connect();
+  watchExpiry();
   location.hash = homeOf(user.role);
+}
+
+let expiry = null;
+/** Logs out when the token expires, rather than at the next failing request. */
+function watchExpiry() {
+  clearTimeout(expiry);
+  const current = session.get();
+  if (!current || !current.expiresAt) return;
+  const left = Date.parse(current.expiresAt) - Date.now();
+  if (left < 2 ** 31) expiry = setTimeout(() => logout('Your session has ended; please log in again.'), Math.max(0, left));
 }
 
 document.getElementById('logout').addEventListener('click', () => logout());
 onUnauthorized(() => logout('Your session has ended; please log in again.'));
+window.addEventListener('sade:expired', () => logout('Your session has ended; please log in again.'));
 window.addEventListener('hashchange', route);
 window.addEventListener('sade:alert', () => {
   const badge = document.getElementById('alert-badge');
@@ -100,5 +113,5 @@ window.addEventListener('sade:alert', () => {
     badge.hidden = false;
   }
 });
-if (session.get()) connect();
+if (session.get()) { connect(); watchExpiry(); }
 route();

@@ -18,7 +18,11 @@ export function connect() {
   if (!current || !['admin', 'doctor', 'nurse'].includes(current.user.role)) return;
   source = new EventSource(`/api/v1/events?access_token=${encodeURIComponent(current.token)}`);
   source.onopen = () => setState('open');
-  source.onerror = () => setState(source && source.readyState === EventSource.CLOSED ? 'closed' : 'reconnecting');
+  source.onerror = () => {
+    // The server ends the stream when the token expires; then there is nothing to resume.
+    if (!session.get()) { disconnect(); window.dispatchEvent(new CustomEvent('sade:expired')); return; }
+    setState(source && source.readyState === EventSource.CLOSED ? 'closed' : 'reconnecting');
+  };
   for (const type of EVENT_TYPES) {
     source.addEventListener(type, (message) => {
       let event;
