@@ -65,7 +65,8 @@ public enum DemoHospital {
         }
     }()
 
-    /// Seeds `system` unless it already has accounts. Returns whether it seeded.
+    /// Seeds `system` unless it already has accounts — the hospital, its staff and
+    /// patients, and ``historyHours`` of past readings. Returns whether it seeded.
     @discardableResult
     public static func seed(_ system: MonitoringSystem) async throws(MonitoringError) -> Bool {
         guard try system.accounts.count() == 0 else { return false }
@@ -77,9 +78,28 @@ public enum DemoHospital {
                 if let worker = member.worker { try await system.health.save(worker) }
             }
             for demo in patients { try await system.health.save(demo.patient) }
+            try await saveHistory(system, hours: historyHours)
         } catch { throw MonitoringError(error) }
         for member in staff { try await system.accounts.create(member.account, password: password) }
         return true
+    }
+
+    /// How many hours of readings a freshly seeded demo already has, so that trend
+    /// charts show more than the minutes since start.
+    public static let historyHours = 24
+
+    /// Saves `hours` of stable readings (every 5 minutes, ending 5 minutes ago) for
+    /// every demo patient: the monitors' story up to now, before the live profiles run.
+    static func saveHistory(_ system: MonitoringSystem, hours: Int) async throws(HealthError) {
+        let now = system.now()
+        let start = now.addingTimeInterval(-Double(hours) * 3600)
+        for (index, demo) in patients.enumerated() {
+            let history = VitalSignSimulator(
+                patient: demo.patient.id, profile: .normal, seed: UInt64(1000 + index),
+                onRespirator: COVID19Patient(demo.patient).onRespirator, start: start)
+            let samples = stride(from: start, to: now.addingTimeInterval(-299), by: 300).flatMap(history.samples(at:))
+            try await system.health.save(samples, as: .system)
+        }
     }
 
     /// Attaches a simulated bedside monitor to every demo patient still in the
