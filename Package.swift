@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "SADEHealthSQLite", targets: ["SADEHealthSQLite"]),
         .library(name: "SADENotification", targets: ["SADENotification"]),
         .library(name: "SADEExamples", targets: ["SADEExamples"]),
+        .library(name: "SADEIssueTrack", targets: ["SADEIssueTrack"]),
         .library(name: "SADEMonitoring", targets: ["SADEMonitoring"]),
         .library(name: "SADEServer", targets: ["SADEServer"]),
         .executable(name: "sade", targets: ["sade"]),
@@ -105,12 +106,23 @@ let package = Package(
         ),
         // Applications: the classic examples.
         .target(name: "SADEExamples", dependencies: ["SADECore"]),
+        // Application: iMobile's issue track — a company's issues, services and employees on
+        // SQLite (GRDB); one IssueAgent per employee finds who takes an urgent issue by
+        // Contract Net and falls back to e-mail.
+        .target(
+            name: "SADEIssueTrack",
+            dependencies: [
+                "SADEACL", "SADECore", "SADENotification",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         // The `sade` command.
         .executableTarget(
             name: "sade",
             dependencies: [
                 "SADEACL", "SADECore", "SADENet", "SADEHealth", "SADEHealthSQLite", "SADENotification", "SADEExamples",
-                "SADEMonitoring", "SADEServer",
+                "SADEIssueTrack", "SADEMonitoring", "SADEServer",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -120,7 +132,7 @@ let package = Package(
             ]
         ),
         // Helpers shared by the test targets: the sade executable as a process, seeded randomness.
-        .target(name: "SADETestSupport", path: "Tests/SADETestSupport"),
+        .target(name: "SADETestSupport", path: "Tests/SADETestSupport", resources: [.copy("Servers")]),
         .testTarget(name: "SADEACLTests", dependencies: ["SADEACL", "SADETestSupport"]),
         .testTarget(
             name: "SADECoreTests",
@@ -142,8 +154,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SADENotificationTests",
-            dependencies: ["SADENotification", "SADECore", "sade", "SADETestSupport"],
-            resources: [.copy("Support/Servers")]
+            dependencies: ["SADENotification", "SADECore", "sade", "SADETestSupport"]
         ),
         .testTarget(
             name: "SADEMonitoringTests",
@@ -162,6 +173,12 @@ let package = Package(
             ]
         ),
         .testTarget(name: "SADEExamplesTests", dependencies: ["SADEExamples", "sade", "SADETestSupport"]),
+        .testTarget(
+            name: "SADEIssueTrackTests",
+            dependencies: [
+                "SADEIssueTrack", "SADENotification", "SADECore", "SADEACL", "SADENet", "sade", "SADETestSupport",
+            ]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
