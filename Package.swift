@@ -104,8 +104,6 @@ let package = Package(
             ],
             resources: [.copy("OpenAPI/openapi.json")]
         ),
-        // Applications: the classic examples.
-        .target(name: "SADEExamples", dependencies: ["SADECore"]),
         // Application: iMobile's issue track — a company's issues, services and employees on
         // SQLite (GRDB); one IssueAgent per employee finds who takes an urgent issue by
         // Contract Net and falls back to e-mail.
@@ -117,6 +115,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // Applications: the classic examples (fire alarm, issue track) told as stories.
+        .target(name: "SADEExamples", dependencies: ["SADECore", "SADEIssueTrack", "SADENotification"]),
         // The `sade` command.
         .executableTarget(
             name: "sade",
