@@ -58,15 +58,17 @@ public struct IssueTrackDemo: Sendable {
         narrator.say("Company", "6 employees; \(away.joined(separator: " and ")) are out of the office (not connected)")
         narrator.say("Company", "Maria works on critical issue #1 (due tomorrow), Lucas on medium issue #2")
 
+        // The DF with the addresses where colleagues on other platforms reach it.
+        let directory = AgentIdentifier(name: platform.dfIdentifier.name, addresses: platform.addresses)
         await outbox.start()
         let tracker = IssueTracker(store: store, outbox: outbox, proposalDeadline: .seconds(10), confirmationTimeout: .seconds(10))
         let robert = IssueAgent(
-            employee: try store.employee(IssueTrackScenario.reporter)!, environment: platform, directory: platform.dfIdentifier,
+            employee: try store.employee(IssueTrackScenario.reporter)!, environment: platform, directory: directory,
             calendar: outbox.clock, tracker: tracker) { event in Self.tell(event, names: names, narrator: narrator) }
         do {
             try await robert.start()
             try await within("the colleagues' agents to publish their services") {
-                try await launcher.start(IssueTrackScenario.connectedColleagues, directory: platform.dfIdentifier)
+                try await launcher.start(IssueTrackScenario.connectedColleagues, directory: directory)
             }
             let connected = IssueTrackScenario.connectedColleagues.compactMap { names[$0] }
             narrator.say("Company", "\(connected.joined(separator: ", ")) are connected; their agents published their services in df@\(platform.name)")

@@ -56,24 +56,30 @@ struct IssueEmployeeCommand: AsyncParsableCommand {
         try await agent.start()
         say("employee \(person.id) ready on \(transport.addresses.joined(separator: " "))")
 
-        await withTaskGroup(of: Void.self) { group in
-            group.addTask { _ = await TerminationSignal.wait() }
-            if exitWhenInputCloses { group.addTask { await Self.inputClosed() } }
-            await group.next()
-            group.cancelAll()
-        }
+        // Neither wait can be cancelled, so the first to end wins and the other is left behind.
+        let (ended, end) = AsyncStream.makeStream(of: Void.self)
+        Task { _ = await TerminationSignal.wait(); end.yield() }
+        if exitWhenInputCloses { Task { await Self.inputClosed(); end.yield() } }
+        for await _ in ended { break }
         await agent.stop()
         await transport.shutdown()
         say("employee \(person.id) stopped")
     }
 
-    /// Returns once standard input reaches its end.
-    private static func inputClosed() async {
+    /// Returns once standard input reaches its end. Watched by a dispatch source rather
+    /// than a thread blocked in `read`: a thread started before the signal sources could
+    /// take SIGTERM for itself, and the signal would be lost.
+    @MainActor private static func inputClosed() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            Thread.detachNewThread {
-                while !FileHandle.standardInput.availableData.isEmpty {}
-                continuation.resume()
+            let source = DispatchSource.makeReadSource(fileDescriptor: STDIN_FILENO, queue: .main)
+            var buffer = [UInt8](repeating: 0, count: 512)
+            source.setEventHandler {
+                if read(STDIN_FILENO, &buffer, buffer.count) <= 0 {
+                    source.cancel()
+                    continuation.resume()
+                }
             }
+            source.resume()
         }
     }
 
