@@ -85,9 +85,10 @@ public final class IssueAgent: Sendable {
         if !services.isEmpty { try await agent.register(services, withDirectory: directory, timeout: Self.directoryTimeout) }
     }
 
-    /// Withdraws the services (if the directory answers) and stops the agent.
-    public func stop() async {
-        if !services.isEmpty { try? await agent.deregister(fromDirectory: directory, timeout: Self.directoryTimeout) }
+    /// Withdraws the services (if the directory answers, and unless told not to: the
+    /// company may be gone) and stops the agent.
+    public func stop(withdrawingServices: Bool = true) async {
+        if withdrawingServices, !services.isEmpty { try? await agent.deregister(fromDirectory: directory, timeout: Self.directoryTimeout) }
         await agent.stop()
     }
 

@@ -48,7 +48,7 @@ struct IssueEmployeeCommand: AsyncParsableCommand {
             throw ExitCode.failure
         }
         let platform = Environment(name: "phone-\(person.id)")
-        let transport = try await TCPTransport.start(for: platform, configuration: TCPTransport.Configuration(port: 0))
+        let transport = try await TCPTransport.start(for: platform, configuration: TCPTransport.Configuration(port: 0, drainTimeout: .seconds(2)))
         let agent = IssueAgent(
             employee: person, environment: platform, directory: SendCommand.receiver(from: directory)!,
             calendar: OutboxClock(clock: platform.clock, origin: Date()), workload: try store.work(of: person.id),
@@ -57,11 +57,15 @@ struct IssueEmployeeCommand: AsyncParsableCommand {
         say("employee \(person.id) ready on \(transport.addresses.joined(separator: " "))")
 
         // Neither wait can be cancelled, so the first to end wins and the other is left behind.
-        let (ended, end) = AsyncStream.makeStream(of: Void.self)
-        Task { _ = await TerminationSignal.wait(); end.yield() }
-        if exitWhenInputCloses { Task { await Self.inputClosed(); end.yield() } }
-        for await _ in ended { break }
-        await agent.stop()
+        let (ended, end) = AsyncStream.makeStream(of: Bool.self)
+        Task { _ = await TerminationSignal.wait(); end.yield(true) }
+        if exitWhenInputCloses { Task { await Self.inputClosed(); end.yield(false) } }
+        var parentAlive = true
+        for await signalled in ended {
+            parentAlive = signalled
+            break
+        }
+        await agent.stop(withdrawingServices: parentAlive)  // an orphan does not wait for the company's DF
         await transport.shutdown()
         say("employee \(person.id) stopped")
     }
