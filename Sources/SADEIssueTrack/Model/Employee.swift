@@ -14,7 +14,7 @@ public struct Employee: Hashable, Sendable, Codable, Identifiable {
     public var email: String
     /// Mobile phone number.
     public var phone: String
-    /// The names of the ``Service``s they offer.
+    /// The names of the ``Service``s they offer (sorted by name when read from the store).
     public var services: [String]
 
     /// Creates an employee.
