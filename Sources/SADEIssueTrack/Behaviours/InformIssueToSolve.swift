@@ -11,7 +11,8 @@ import Synchronization
 /// 2. The company's directory is searched for agents offering the issue's service.
 /// 3. They are offered the issue in a FIPA Contract Net; their proposals and refusals
 ///    carry their reasons. One proposal is accepted (``IssueTracker/choose``) and its
-///    employee confirms that they took the issue; the store records the assignment.
+///    employee confirms that they took the issue; the store records the assignment. If
+///    the chosen one is gone before confirming, the others who proposed are asked again.
 /// 4. When nobody is found, nobody proposes, or the chosen one does not confirm,
 ///    everyone offering the service is e-mailed (``InformIssueToSolve`` + fallback).
 ///
@@ -62,11 +63,39 @@ public struct InformIssueToSolve: Behaviour {
 
         round.asked = found.map { String($0.localName) }
         issueAgent.observe(.offered(issue, to: round.asked))
-        var cfp = IssueMessages.offer(issue)
-        cfp.conversationID = "issue-\(id)-offer"
-        let outcome = try await agent.contractNet(
-            cfp, participants: found, deadline: tracker.proposalDeadline, resultTimeout: tracker.confirmationTimeout,
-            select: tracker.choose)
+        var candidates = found
+        for attempt in 1...found.count {
+            var cfp = IssueMessages.offer(issue)
+            cfp.conversationID = "issue-\(id)-offer-\(attempt)"
+            let outcome = try await agent.contractNet(
+                cfp, participants: candidates, deadline: tracker.proposalDeadline, resultTimeout: tracker.confirmationTimeout,
+                select: tracker.choose)
+            record(outcome, in: &round)
+            let confirmed = outcome.informs.first { IssueMessages.confirmsTaken($0.content, issue: id) }
+            if let employee = confirmed?.sender.map({ String($0.localName) }) {
+                try tracker.store.assign(id, to: employee)
+                round.result = .taken(by: employee)
+                issueAgent.observe(.taken(issue, by: employee))
+                return round
+            }
+            // The chosen colleague is gone before confirming: offer it again to the others who proposed.
+            let gone = Set(outcome.accepted.compactMap { $0.sender.map { String($0.localName) } })
+            for employee in gone.sorted() where !round.unreachable.contains(employee) {
+                round.unreachable.append(employee)
+                issueAgent.observe(.unreachable(issue, employee: employee))
+            }
+            let proposed = Set(outcome.proposals.compactMap { $0.sender.map { String($0.localName) } })
+            candidates = candidates.filter { proposed.contains(String($0.localName)) && !gone.contains(String($0.localName)) }
+            if gone.isEmpty || candidates.isEmpty { break }
+        }
+        return try await emailEveryone(round, tracker: tracker)
+    }
+}
+
+extension InformIssueToSolve {
+    /// Adds the answers of one Contract Net to the round (a later answer replaces an
+    /// earlier one of the same colleague) and tells the observer.
+    private func record(_ outcome: ContractNetOutcome, in round: inout IssueRound) {
         for proposal in outcome.proposals {
             guard let employee = proposal.sender.map({ String($0.localName) }) else { continue }
             let reason = AcceptReason(content: proposal.content) ?? .free
@@ -79,23 +108,10 @@ public struct InformIssueToSolve: Behaviour {
             round.refusals[employee] = reason
             issueAgent.observe(.refused(issue, by: employee, reason))
         }
-        for participant in outcome.unanswered.keys.sorted(by: { $0.name < $1.name }) {
+        for participant in outcome.unanswered.keys.sorted(by: { $0.name < $1.name }) where !round.unreachable.contains(String(participant.localName)) {
             round.unreachable.append(String(participant.localName))
             issueAgent.observe(.unreachable(issue, employee: String(participant.localName)))
         }
-        let confirmed = outcome.informs.first { IssueMessages.confirmsTaken($0.content, issue: id) }
-        if let employee = confirmed?.sender.map({ String($0.localName) }) {
-            try tracker.store.assign(id, to: employee)
-            round.result = .taken(by: employee)
-            issueAgent.observe(.taken(issue, by: employee))
-            return round
-        }
-        for accepted in outcome.accepted {  // chosen, but gone before confirming
-            guard let employee = accepted.sender.map({ String($0.localName) }), !round.unreachable.contains(employee) else { continue }
-            round.unreachable.append(employee)
-            issueAgent.observe(.unreachable(issue, employee: employee))
-        }
-        return try await emailEveryone(round, tracker: tracker)
     }
 }
 
