@@ -94,18 +94,17 @@ public struct CompanyStore: Sendable {
 
 extension CompanyStore {
     func read<T>(_ body: @Sendable (Database) throws -> T) throws(IssueTrackError) -> T {
-        do {
-            return try writer.read(body)
-        } catch let error as IssueTrackError {
-            throw error
-        } catch {
-            throw .storage("\(error)")
-        }
+        try mappingErrors { try writer.read(body) }
     }
 
     func write<T>(_ body: @Sendable (Database) throws -> T) throws(IssueTrackError) -> T {
+        try mappingErrors { try writer.write(body) }
+    }
+
+    /// `access`'s result; its ``IssueTrackError``s as they are, anything else (SQLite's) as `storage`.
+    private func mappingErrors<T>(_ access: () throws -> T) throws(IssueTrackError) -> T {
         do {
-            return try writer.write(body)
+            return try access()
         } catch let error as IssueTrackError {
             throw error
         } catch {
