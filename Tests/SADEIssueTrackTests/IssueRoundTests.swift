@@ -154,4 +154,22 @@ struct IssueRoundTests {
         #expect(mail.delivered.map(\.emailAddresses) == [["julia@acme.example", "pedro@acme.example"]])
         #expect(office.events.all.contains(.discovered(round.issue, colleagues: [])))
     }
+
+    @Test("an employee's agent without the company's store cannot register issues, and says why")
+    func onlyReportersRegister() async throws {
+        let office = try await Office()
+        let tony = try await office.colleague("tony")
+        await #expect(throws: IssueTrackError.notAReporter("tony")) { try await tony.register(Office.issue(.critical, dueInHours: 1)) }
+    }
+
+    @Test("an agent whose services cannot be published does not stay started")
+    func unpublishedAgentStops() async throws {
+        let office = try await Office()
+        _ = try await office.colleague("tony")
+        let twin = IssueAgent(
+            employee: try #require(try office.store.employee("tony")), environment: Environment(name: "elsewhere", clock: office.clock),
+            directory: AgentIdentifier(name: "df@nowhere"), calendar: office.outbox.clock)
+        await #expect(throws: (any Error).self) { try await twin.start() }
+        #expect(await twin.agent.state == .stopped)
+    }
 }

@@ -79,10 +79,17 @@ public final class IssueAgent: Sendable {
         }
     }
 
-    /// Starts the agent and publishes its services in the company's directory.
+    /// Starts the agent and publishes its services in the company's directory; if they
+    /// cannot be published, the agent is stopped again and the error thrown.
     public func start() async throws {
         try await agent.start()
-        if !services.isEmpty { try await agent.register(services, withDirectory: directory, timeout: Self.directoryTimeout) }
+        guard !services.isEmpty else { return }
+        do {
+            try await agent.register(services, withDirectory: directory, timeout: Self.directoryTimeout)
+        } catch {
+            await agent.stop()
+            throw error
+        }
     }
 
     /// Withdraws the services (if the directory answers, and unless told not to: the
@@ -106,10 +113,10 @@ public final class IssueAgent: Sendable {
     /// Registers a new issue in the company's store and, when it is urgent, hands it on
     /// (runs ``InformIssueToSolve`` as a behaviour of the agent). Returns what became of it.
     ///
-    /// - Throws: ``IssueTrackError/storage(_:)`` or ``IssueTrackError/unknownService(_:)``;
-    ///   `IssueTrackError.unknownEmployee` when the agent has no tracker.
+    /// - Throws: ``IssueTrackError/storage(_:)``, ``IssueTrackError/unknownService(_:)``, or
+    ///   ``IssueTrackError/notAReporter(_:)`` when the agent has no tracker.
     public func register(_ issue: Issue) async throws -> IssueRound {
-        guard let tracker else { throw IssueTrackError.unknownEmployee("\(employee.id) (no company store)") }
+        guard let tracker else { throw IssueTrackError.notAReporter(employee.id) }
         var issue = issue
         issue.reporter = employee.id
         let stored = try tracker.store.register(issue)

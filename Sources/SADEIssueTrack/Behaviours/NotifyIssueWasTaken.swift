@@ -52,7 +52,7 @@ public struct NotifyIssueWasTaken: AgentPart {
         } perform: { [employee, resolveAfter, observe] agent, accepted in
             let conversation = accepted.conversationID ?? ""
             guard let issue = await agent.beliefs[.openOffers]?[conversation], let id = issue.id else {
-                throw IssueTrackError.unknownIssue(0)
+                throw IssueTrackError.noOpenOffer(conversation)
             }
             await agent.setOpenOffer(nil, in: conversation)
             var taken = issue
