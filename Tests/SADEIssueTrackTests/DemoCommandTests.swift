@@ -59,10 +59,19 @@ struct DemoCommandTests {
         #expect((mails[0]["data"] as? String)?.contains("Prototype for the client demo") == true)
     }
 
-    @Test("a bad --smtp is a usage error")
-    func badSMTP() async throws {
+    @Test("a bad --smtp, or a --data directory that already holds a company, is a usage error")
+    func usageErrors() async throws {
         let (status, _, error) = try await SadeProcess.run(["demo", "issues", "--smtp", "nowhere"])
         #expect(status == 64)
         #expect(error.contains("--smtp must be HOST:PORT"))
+
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sade-issues-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let first = try await SadeProcess.run(["demo", "issues", "--in-process", "--data", directory])
+        #expect(first.status == 0)
+        #expect(FileManager.default.fileExists(atPath: directory + "/issuetrack.sqlite"))
+        let second = try await SadeProcess.run(["demo", "issues", "--in-process", "--data", directory])
+        #expect(second.status == 64)
+        #expect(second.error.contains("--data must be a new directory"))
     }
 }

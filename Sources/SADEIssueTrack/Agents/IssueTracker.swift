@@ -55,7 +55,8 @@ public struct IssueTracker: Sendable {
         return proposals.min { rank($0) < rank($1) }.map { [$0] } ?? []
     }
 
-    /// Waits for the result of issue `id` to be reported to the agent that registered it.
+    /// Waits for the result of issue `id` to be reported to the agent that registered it;
+    /// returns at once if it already was. Waits as long as it takes: bound it if needed.
     public func resolution(of id: Int64) async -> Resolution {
         await resolutions.resolution(of: id)
     }

@@ -32,13 +32,16 @@ struct IssuesDemoCommand: AsyncParsableCommand {
     @Option(help: "Seconds each step may take before the demo gives up.")
     var timeout: Double = 60
 
-    @Option(help: "Where to keep the company's database and outbox; a temporary directory, removed at the end, if omitted.")
+    @Option(help: "A new directory to keep the company's database and outbox in; a temporary one, removed at the end, if omitted.")
     var data: String?
 
     func validate() throws {
         if let smtp { guard NotifyCommand.hostAndPort(smtp) != nil else { throw ValidationError("--smtp must be HOST:PORT, e.g. localhost:2525") } }
         guard workTime >= 0, workTime <= 3600 else { throw ValidationError("--work-time must be between 0 and 3600 seconds") }
         guard timeout > 0, timeout <= 86_400 else { throw ValidationError("--timeout must be between 0 and 86400 seconds") }
+        if let data, FileManager.default.fileExists(atPath: (data as NSString).appendingPathComponent(CompanyStore.fileName)) {
+            throw ValidationError("--data must be a new directory: the demo seeds a company of its own, and \(data) already has one")
+        }
     }
 
     func run() async throws {
