@@ -172,4 +172,19 @@ struct IssueRoundTests {
         await #expect(throws: (any Error).self) { try await twin.start() }
         #expect(await twin.agent.state == .stopped)
     }
+
+    @Test("the company's directory cannot be reached: nobody can be, so everyone offering the service is e-mailed")
+    func directoryUnreachable() async throws {
+        let mail = RecordingMailChannel()
+        let office = try await Office(mail: mail)
+        try office.store.save(Employee(id: "boss", name: "The Boss", birthDate: Office.origin, email: "boss@acme.example", phone: "0", services: []))
+        let boss = IssueAgent(
+            employee: try #require(try office.store.employee("boss")), environment: office.platform,
+            directory: AgentIdentifier(name: "df@headquarters"), calendar: office.outbox.clock, tracker: office.tracker)
+        try await boss.start()
+        let round = try await boss.register(Office.issue(.critical, dueInHours: 2))
+        #expect(round.asked.isEmpty)
+        #expect(round.result == .emailed(to: ["maria@acme.example", "pedro@acme.example", "tony@acme.example"], delivery: .delivered))
+        #expect(mail.delivered.count == 1)
+    }
 }

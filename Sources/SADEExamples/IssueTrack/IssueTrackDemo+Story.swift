@@ -25,6 +25,7 @@ extension IssueTrackDemo {
             case .notOffered(let reason): narrator.say("Robert's agent", "does not offer issue \(round.issue.label): \(reason)")
             case .emailed(let addresses, let delivery):
                 narrator.say("Robert's agent", "nobody took issue \(round.issue.label): e-mail to \(addresses.joined(separator: ", ")) — \(describe(delivery))")
+            case .failed(let reason): narrator.say("Robert's agent", "could not hand on issue \(round.issue.label): \(reason)")
             case .taken, .interrupted: break
             }
         case .resolved(let issue, let resolution):

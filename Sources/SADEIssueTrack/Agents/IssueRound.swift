@@ -10,6 +10,8 @@ public struct IssueRound: Hashable, Sendable {
         case emailed(to: [String], delivery: EmailDelivery)
         /// The reporter's agent stopped or was suspended before the round ended.
         case interrupted
+        /// Something else went wrong, e.g. the store could not be written.
+        case failed(reason: String)
     }
 
     /// What became of the fallback e-mail.

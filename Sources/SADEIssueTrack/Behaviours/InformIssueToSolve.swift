@@ -13,8 +13,8 @@ import Synchronization
 ///    carry their reasons. One proposal is accepted (``IssueTracker/choose``) and its
 ///    employee confirms that they took the issue; the store records the assignment. If
 ///    the chosen one is gone before confirming, the others who proposed are asked again.
-/// 4. When nobody is found, nobody proposes, or the chosen one does not confirm,
-///    everyone offering the service is e-mailed (``InformIssueToSolve`` + fallback).
+/// 4. When nobody is found (or the directory cannot be reached), nobody proposes, or
+///    nobody chosen confirms, everyone offering the service is e-mailed.
 ///
 /// Agents that cannot be reached or do not answer before the deadline count as not
 /// connected; the round goes on with the others.
@@ -39,9 +39,13 @@ public struct InformIssueToSolve: Behaviour {
         var round = IssueRound(issue: issue)
         do {
             round = try await run(round)
-        } catch {
-            if !(error is CancellationError) { context.logger.error("issue round failed", metadata: ["issue": "\(issue.label)", "error": "\(error)"]) }
+        } catch is CancellationError {
             round.result = .interrupted
+        } catch InteractionError.agentStopped, InteractionError.cancelled, InteractionError.agentNotActive {
+            round.result = .interrupted
+        } catch {
+            context.logger.error("issue round failed", metadata: ["issue": "\(issue.label)", "error": "\(error)"])
+            round.result = .failed(reason: "\(error)")
         }
         issueAgent.observe(.finished(round))
         report.callAsFunction(round)
@@ -56,8 +60,17 @@ public struct InformIssueToSolve: Behaviour {
             return round
         }
         let template = ServiceTemplate(type: issue.service, ontology: IssueMessages.ontology)
-        let found = try await agent.searchDirectory(issueAgent.directory, for: template, timeout: IssueAgent.directoryTimeout)
-            .map(\.agent).filter { $0.localName != agent.identifier.localName }
+        var found: [AgentIdentifier] = []
+        do {
+            found = try await agent.searchDirectory(issueAgent.directory, for: template, timeout: IssueAgent.directoryTimeout)
+                .map(\.agent).filter { $0.localName != agent.identifier.localName }
+        } catch .agentStopped {
+            throw InteractionError.agentStopped
+        } catch .cancelled {
+            throw InteractionError.cancelled
+        } catch {  // the company's directory cannot be reached: nobody can be, as far as we know
+            agent.logger.warning("directory not reachable; e-mailing instead", metadata: ["issue": "\(issue.label)", "error": "\(error)"])
+        }
         issueAgent.observe(.discovered(issue, colleagues: found.map { String($0.localName) }))
         guard !found.isEmpty else { return try await emailEveryone(round, tracker: tracker) }
 
