@@ -16,8 +16,12 @@ final class ChildProcess: Sendable {
         var waiter: (needle: String, continuation: CheckedContinuation<String?, Never>)?
     }
 
-    /// The running `sade` executable itself.
-    static var sade: URL { URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath() }
+    /// The running `sade` executable itself (`/proc/self/exe` on Linux, where the path it
+    /// was started by may be relative; Foundation's idea of it elsewhere).
+    static var sade: URL {
+        if FileManager.default.fileExists(atPath: "/proc/self/exe") { return URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath() }
+        return Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])
+    }
 
     /// Starts `executable` with `arguments`; standard error goes to ours, or nowhere.
     /// With `keepInputOpen`, the child's standard input is a pipe that closes when this
