@@ -5,7 +5,8 @@ Prints "listening PORT" once ready. Each message becomes DIR/<n>.json with the
 envelope (mail_from, rcpt_tos) and the data exactly as received (after SMTP
 dot-unstuffing, which aiosmtpd does).
 """
-import argparse, asyncio, json, os, socket, sys, threading, time
+import argparse, asyncio, json, os, socket, sys, threading
+from parent_watch import wait_for_parent_to_end
 
 from aiosmtpd.controller import Controller
 from aiosmtpd.smtp import AuthResult, LoginPassword
@@ -66,14 +67,6 @@ def main():
         wait_for_parent_to_end()
     finally:
         controller.stop()
-
-
-def wait_for_parent_to_end():
-    """Returns once the process that started this one (the test run) has ended, so a
-    server a test forgot to stop does not outlive the run."""
-    parent = os.getppid()
-    while os.getppid() == parent:
-        time.sleep(0.5)
 
 
 if __name__ == "__main__":

@@ -5,7 +5,8 @@ Prints "listening PORT". A POST with a valid X-SADE-Signature (or any POST when 
 secret is given) is saved as DIR/<n>.json and answered with --status (default 200);
 a bad or missing signature is answered 401 and not saved.
 """
-import argparse, hashlib, hmac, json, os, threading, time
+import argparse, hashlib, hmac, json, os, threading
+from parent_watch import exit_when_parent_ends
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 
@@ -44,17 +45,8 @@ def main():
 
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     print("listening %d" % server.server_address[1], flush=True)
-    threading.Thread(target=end_with_parent, daemon=True).start()
+    exit_when_parent_ends()
     server.serve_forever()
-
-
-def end_with_parent():
-    """Ends this process once the one that started it (the test run) has ended, so a
-    server a test forgot to stop does not outlive the run."""
-    parent = os.getppid()
-    while os.getppid() == parent:
-        time.sleep(0.5)
-    os._exit(0)
 
 
 if __name__ == "__main__":
