@@ -131,7 +131,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        // Helpers shared by the test targets: the sade executable as a process, seeded randomness.
+        // Helpers shared by the test targets: the sade executable as a process, seeded randomness,
+        // the SMTP and webhook servers (Python) tests talk to.
         .target(name: "SADETestSupport", path: "Tests/SADETestSupport", resources: [.copy("Servers")]),
         .testTarget(name: "SADEACLTests", dependencies: ["SADEACL", "SADETestSupport"]),
         .testTarget(

@@ -35,7 +35,7 @@ public struct IssueTrackDemo: Sendable {
         public let prototype: IssueRound
     }
 
-    /// How long each step may take, in platform time.
+    /// How long each step may take, in real time.
     public var timeout: Duration
 
     /// Configures a run.
