@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "SADEHealthSQLite", targets: ["SADEHealthSQLite"]),
         .library(name: "SADENotification", targets: ["SADENotification"]),
         .library(name: "SADEExamples", targets: ["SADEExamples"]),
+        .library(name: "SADEIssueTrack", targets: ["SADEIssueTrack"]),
         .library(name: "SADEMonitoring", targets: ["SADEMonitoring"]),
         .library(name: "SADEServer", targets: ["SADEServer"]),
         .executable(name: "sade", targets: ["sade"]),
@@ -104,14 +105,25 @@ let package = Package(
             ],
             resources: [.copy("OpenAPI/openapi.json"), .copy("Dashboard/Assets")]
         ),
-        // Applications: the classic examples.
-        .target(name: "SADEExamples", dependencies: ["SADECore"]),
+        // Application: iMobile's issue track — a company's issues, services and employees on
+        // SQLite (GRDB); one IssueAgent per employee finds who takes an urgent issue by
+        // Contract Net and falls back to e-mail.
+        .target(
+            name: "SADEIssueTrack",
+            dependencies: [
+                "SADEACL", "SADECore", "SADENotification",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // Applications: the classic examples (fire alarm, issue track) told as stories.
+        .target(name: "SADEExamples", dependencies: ["SADECore", "SADEIssueTrack", "SADENotification"]),
         // The `sade` command.
         .executableTarget(
             name: "sade",
             dependencies: [
                 "SADEACL", "SADECore", "SADENet", "SADEHealth", "SADEHealthSQLite", "SADENotification", "SADEExamples",
-                "SADEMonitoring", "SADEServer",
+                "SADEIssueTrack", "SADEMonitoring", "SADEServer",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -120,8 +132,9 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        // Helpers shared by the test targets: the sade executable as a process, seeded randomness.
-        .target(name: "SADETestSupport", path: "Tests/SADETestSupport"),
+        // Helpers shared by the test targets: the sade executable as a process, seeded randomness,
+        // the SMTP and webhook servers (Python) tests talk to.
+        .target(name: "SADETestSupport", path: "Tests/SADETestSupport", resources: [.copy("Servers")]),
         .testTarget(name: "SADEACLTests", dependencies: ["SADEACL", "SADETestSupport"]),
         .testTarget(
             name: "SADECoreTests",
@@ -143,8 +156,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SADENotificationTests",
-            dependencies: ["SADENotification", "SADECore", "sade", "SADETestSupport"],
-            resources: [.copy("Support/Servers")]
+            dependencies: ["SADENotification", "SADECore", "sade", "SADETestSupport"]
         ),
         .testTarget(
             name: "SADEMonitoringTests",
@@ -163,6 +175,12 @@ let package = Package(
             ]
         ),
         .testTarget(name: "SADEExamplesTests", dependencies: ["SADEExamples", "sade", "SADETestSupport"]),
+        .testTarget(
+            name: "SADEIssueTrackTests",
+            dependencies: [
+                "SADEIssueTrack", "SADENotification", "SADECore", "SADEACL", "SADENet", "sade", "SADETestSupport",
+            ]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

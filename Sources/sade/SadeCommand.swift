@@ -10,7 +10,7 @@ struct SadeCommand: AsyncParsableCommand {
         abstract: "SADE: agents with BDI reasoning for health applications.",
         subcommands: [
             DemoCommand.self, PlatformCommand.self, SendCommand.self, AclCommand.self, News2Command.self, FhirCommand.self,
-            NotifyCommand.self, ServeCommand.self, SimulateCommand.self, BenchCommand.self,
+            NotifyCommand.self, ServeCommand.self, SimulateCommand.self, BenchCommand.self, IssueEmployeeCommand.self,
         ]
     )
 }
@@ -20,6 +20,6 @@ struct DemoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "demo",
         abstract: "Run a classic example and print what its agents do.",
-        subcommands: [FireDemoCommand.self]
+        subcommands: [FireDemoCommand.self, IssuesDemoCommand.self]
     )
 }

@@ -1,6 +1,7 @@
 import Foundation
 import SADECore
 import SADENotification
+import SADETestSupport
 import Testing
 
 @Suite("Acknowledgement and escalation", .timeLimit(.minutes(1)))

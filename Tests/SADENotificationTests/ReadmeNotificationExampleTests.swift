@@ -1,5 +1,6 @@
 import Foundation
 import SADENotification
+import SADETestSupport
 import Testing
 
 @Suite("README: notifications", .timeLimit(.minutes(1)))

@@ -6,6 +6,7 @@ envelope (mail_from, rcpt_tos) and the data exactly as received (after SMTP
 dot-unstuffing, which aiosmtpd does).
 """
 import argparse, asyncio, json, os, socket, sys, threading
+from parent_watch import wait_for_parent_to_end
 
 from aiosmtpd.controller import Controller
 from aiosmtpd.smtp import AuthResult, LoginPassword
@@ -63,7 +64,7 @@ def main():
     controller.start()
     print("listening %d" % port, flush=True)
     try:
-        threading.Event().wait()
+        wait_for_parent_to_end()
     finally:
         controller.stop()
 

@@ -1,14 +1,17 @@
 import Foundation
-import SADETestSupport
 
-/// The Python servers the notification tests talk to, each in a fresh directory.
-struct TestServer {
-    let process: SadeProcess
-    let port: Int
-    let directory: URL
+/// The Python servers the notification and issue-track tests talk to, each in a fresh
+/// directory: a real SMTP server (aiosmtpd) and a webhook receiver.
+public struct TestServer: Sendable {
+    /// The server's process.
+    public let process: SadeProcess
+    /// The loopback port it listens on.
+    public let port: Int
+    /// Where it saves what it receives, one JSON file per message.
+    public let directory: URL
 
     /// A real SMTP server (aiosmtpd) saving what it receives in `directory`.
-    static func smtp(port: Int = 0, user: String? = nil, password: String? = nil, startTLS: Bool = false) async throws -> TestServer {
+    public static func smtp(port: Int = 0, user: String? = nil, password: String? = nil, startTLS: Bool = false) async throws -> TestServer {
         let directory = try freshDirectory()
         var arguments = [directory.path, "--port", "\(port)"]
         if let user, let password { arguments += ["--user", user, "--password", password] }
@@ -21,7 +24,7 @@ struct TestServer {
     }
 
     /// A webhook receiver checking the signature with `secret`, answering `status`.
-    static func webhook(secret: String?, status: Int = 200) async throws -> TestServer {
+    public static func webhook(secret: String?, status: Int = 200) async throws -> TestServer {
         let directory = try freshDirectory()
         var arguments = [directory.path, "--status", "\(status)"]
         if let secret { arguments += ["--secret", secret] }
@@ -30,7 +33,7 @@ struct TestServer {
     }
 
     /// A throw-away certificate for `localhost` made with the `openssl` command.
-    static func selfSignedCertificate(in directory: URL) throws -> (certificate: String, key: String) {
+    public static func selfSignedCertificate(in directory: URL) throws -> (certificate: String, key: String) {
         let certificate = directory.appendingPathComponent("cert.pem").path, key = directory.appendingPathComponent("key.pem").path
         let openssl = Process()
         openssl.executableURL = URL(fileURLWithPath: "/usr/bin/env")
@@ -44,7 +47,7 @@ struct TestServer {
     }
 
     /// The files saved so far, in order, decoded as JSON objects.
-    func received() throws -> [[String: Any]] {
+    public func received() throws -> [[String: Any]] {
         try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".json") }.sorted().map { name in
             let data = try Data(contentsOf: directory.appendingPathComponent(name))
             return try JSONSerialization.jsonObject(with: data) as? [String: Any] ?? [:]
@@ -52,16 +55,16 @@ struct TestServer {
     }
 
     /// Stops the server and waits until it has ended.
-    func stop() async {
+    public func stop() async {
         process.signal(SIGKILL)
         _ = await process.finish()
     }
 
-    static func script(_ name: String) -> URL {
+    public static func script(_ name: String) -> URL {
         Bundle.module.url(forResource: "Servers", withExtension: nil)!.appendingPathComponent(name)
     }
 
-    static func freshDirectory() throws -> URL {
+    public static func freshDirectory() throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("sade-notify-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
@@ -69,7 +72,7 @@ struct TestServer {
 }
 
 /// A port nothing listens on (bound and released at once).
-func closedPort() throws -> Int {
+public func closedPort() throws -> Int {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     defer { close(fd) }
     var address = sockaddr_in()

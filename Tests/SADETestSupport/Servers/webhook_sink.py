@@ -6,6 +6,7 @@ secret is given) is saved as DIR/<n>.json and answered with --status (default 20
 a bad or missing signature is answered 401 and not saved.
 """
 import argparse, hashlib, hmac, json, os, threading
+from parent_watch import exit_when_parent_ends
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 
@@ -44,6 +45,7 @@ def main():
 
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     print("listening %d" % server.server_address[1], flush=True)
+    exit_when_parent_ends()
     server.serve_forever()
 
 

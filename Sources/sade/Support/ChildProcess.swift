@@ -1,10 +1,13 @@
 import Foundation
 import Synchronization
 
-/// A process the bench starts: the `sade platform` peer of the `tcp` suite, the
-/// Python peers. Its standard output is collected on a thread of its own.
+/// A process `sade` starts: the bench's `sade platform` and Python peers, the issue-track
+/// demo's employees. Its standard output is collected on a thread of its own.
 final class ChildProcess: Sendable {
     private let process: Process
+    /// The child's standard input when kept open: it sees end-of-file once this process
+    /// ends, however it ends.
+    private let input: Pipe?
     private let output = Mutex(ChildOutput())
 
     private struct ChildOutput {
@@ -13,12 +16,23 @@ final class ChildProcess: Sendable {
         var waiter: (needle: String, continuation: CheckedContinuation<String?, Never>)?
     }
 
-    /// The running `sade` executable itself.
-    static var sade: URL { URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath() }
+    /// The running `sade` executable itself (`/proc/self/exe` on Linux, where the path it
+    /// was started by may be relative; Foundation's idea of it elsewhere).
+    static var sade: URL {
+        if FileManager.default.fileExists(atPath: "/proc/self/exe") { return URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath() }
+        return Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])
+    }
 
     /// Starts `executable` with `arguments`; standard error goes to ours, or nowhere.
-    init(_ executable: URL, _ arguments: [String], environment: [String: String]? = nil, silenceErrors: Bool = false) throws {
+    /// With `keepInputOpen`, the child's standard input is a pipe that closes when this
+    /// process ends, so a child can notice that its parent is gone.
+    init(
+        _ executable: URL, _ arguments: [String], environment: [String: String]? = nil, silenceErrors: Bool = false,
+        keepInputOpen: Bool = false
+    ) throws {
         let process = Process()
+        input = keepInputOpen ? Pipe() : nil
+        if let input { process.standardInput = input }
         process.executableURL = executable
         process.arguments = arguments
         if let environment { process.environment = environment }
@@ -74,6 +88,14 @@ final class ChildProcess: Sendable {
         while !output.withLock({ $0.isClosed }) { try? await Task.sleep(for: .milliseconds(20)) }
         while process.isRunning { try? await Task.sleep(for: .milliseconds(20)) }
         return (process.terminationStatus, output.withLock { $0.text })
+    }
+
+    /// The process id.
+    var processIdentifier: Int32 { process.processIdentifier }
+
+    /// Sends `signal` (SIGTERM, SIGKILL) to the process if it still runs.
+    func signal(_ number: Int32) {
+        if process.isRunning { kill(process.processIdentifier, number) }
     }
 
     /// Asks the process to end (SIGTERM) if it still runs.

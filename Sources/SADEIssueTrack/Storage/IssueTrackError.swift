@@ -1,0 +1,30 @@
+/// Why an issue-track operation failed.
+public enum IssueTrackError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The database could not be opened, read or written.
+    case storage(String)
+    /// No employee has this id.
+    case unknownEmployee(String)
+    /// No service has this name.
+    case unknownService(String)
+    /// No issue has this number.
+    case unknownIssue(Int64)
+    /// The id cannot name an employee and their agent.
+    case invalidEmployeeID(String)
+    /// This employee's agent has no ``IssueTracker``, so it cannot register issues.
+    case notAReporter(String)
+    /// An acceptance came for an offer this agent did not propose for (conversation id).
+    case noOpenOffer(String)
+
+    /// A sentence saying what went wrong.
+    public var description: String {
+        switch self {
+        case .storage(let reason): "issue track database: \(reason)"
+        case .unknownEmployee(let id): "no employee has the id '\(id)'"
+        case .unknownService(let name): "the company offers no service called '\(name)'; register it first"
+        case .unknownIssue(let id): "there is no issue #\(id)"
+        case .invalidEmployeeID(let id): "'\(id)' cannot be an employee id: use letters, digits, '-' and '_' only"
+        case .notAReporter(let id): "\(id)'s agent has no company store and outbox (IssueTracker): it cannot register issues"
+        case .noOpenOffer(let conversation): "no open offer in conversation '\(conversation)'"
+        }
+    }
+}

@@ -1,0 +1,85 @@
+import ArgumentParser
+import Foundation
+import SADECore
+import SADEExamples
+import SADEIssueTrack
+import SADENet
+import SADENotification
+
+/// `sade demo issues`: iMobile's issue track (§IV, Figure 3).
+struct IssuesDemoCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "issues",
+        abstract: "Six employees' agents hand on urgent issues by Contract Net, falling back to e-mail.",
+        discussion: """
+            Robert's agent runs here, on the company's platform with its DF and SQLite store; \
+            the connected colleagues (Tony, Maria, Lucas) each run in a process of their own \
+            linked over loopback TCP (or here, with --in-process); Julia and Pedro are out of \
+            the office. E-mails go to --smtp HOST:PORT, or are printed. Exits 0 when the story \
+            completed, 1 otherwise.
+            """
+    )
+
+    @Flag(help: "Run every agent in this process instead of one process per employee.")
+    var inProcess = false
+
+    @Option(help: "The SMTP server for the e-mail fallback, as HOST:PORT; without it mails are printed.")
+    var smtp: String?
+
+    @Option(help: "Seconds an employee works on an issue before reporting it solved.")
+    var workTime: Double = 1
+
+    @Option(help: "Seconds each step may take before the demo gives up.")
+    var timeout: Double = 60
+
+    @Option(help: "A new directory to keep the company's database and outbox in; a temporary one, removed at the end, if omitted.")
+    var data: String?
+
+    func validate() throws {
+        if let smtp { guard NotifyCommand.hostAndPort(smtp) != nil else { throw ValidationError("--smtp must be HOST:PORT, e.g. localhost:2525") } }
+        guard workTime >= 0, workTime <= 3600 else { throw ValidationError("--work-time must be between 0 and 3600 seconds") }
+        guard timeout > 0, timeout <= 86_400 else { throw ValidationError("--timeout must be between 0 and 86400 seconds") }
+        if let data, FileManager.default.fileExists(atPath: (data as NSString).appendingPathComponent(CompanyStore.fileName)) {
+            throw ValidationError("--data must be a new directory: the demo seeds a company of its own, and \(data) already has one")
+        }
+    }
+
+    func run() async throws {
+        CommandLogging.bootstrapped
+        let directory = data ?? FileManager.default.temporaryDirectory.appendingPathComponent("sade-issues-\(UUID().uuidString)").path
+        defer { if data == nil { try? FileManager.default.removeItem(atPath: directory) } }
+        let platform = Environment(name: "company")
+        let narrator = Narrator(clock: platform.clock) { line in FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
+        var transport: TCPTransport?
+        if !inProcess {
+            // A colleague whose process is gone is given up on after a few quick attempts.
+            transport = try await TCPTransport.start(
+                for: platform, configuration: TCPTransport.Configuration(port: 0, connectAttempts: 3, deliveryTimeout: .seconds(10)))
+        }
+        let mail: any NotificationChannel = smtp.flatMap(NotifyCommand.hostAndPort).map { host, port in
+            EmailChannel(SMTPConfiguration(host: host, port: port, sender: "issues@acme.example", senderName: "Issue Track", timeout: .seconds(10)))
+        } ?? PrintedMailChannel(narrator: narrator)
+        let outbox = try NotificationOutbox(
+            directory: directory, channels: [mail], configuration: .init(maxAttempts: 3, initialBackoff: .seconds(1)),
+            clock: OutboxClock(clock: platform.clock, origin: Date()))
+        let store = try CompanyStore(directory: directory)
+        let launcher: any ColleagueLauncher = inProcess
+            ? InProcessColleagues(platform: platform, store: store, calendar: outbox.clock, workTime: .milliseconds(Int64(workTime * 1000)))
+            : EmployeeProcesses(dataDirectory: directory, workTime: workTime, narrator: narrator)
+        narrator.say("Demo", inProcess ? "every agent in this process" : "company platform on \(transport?.addresses.first ?? "?"); one process per connected employee")
+
+        let demo = IssueTrackDemo(timeout: .milliseconds(Int64(timeout * 1000)))
+        do {
+            let report = try await demo.run(on: platform, store: store, outbox: outbox, launcher: launcher, narrator: narrator)
+            await transport?.shutdown()
+            let solved = report.resolution.solved && report.outage.takenBy == "tony"
+            narrator.say("Demo", "issue \(report.outage.issue.label) \(solved ? "taken and solved by Tony" : "not solved"); "
+                + "\(report.prototype.issue.label) e-mailed to its providers")
+            if !solved { throw ExitCode.failure }
+        } catch let failure as IssueTrackDemo.Failure {
+            await transport?.shutdown()
+            FileHandle.standardError.write(Data("sade demo issues: \(failure)\n".utf8))
+            throw ExitCode.failure
+        }
+    }
+}
