@@ -78,6 +78,11 @@ class ClinicianTests(unittest.TestCase):
         self.assertTrue(any(r["type"] == "heartRate" and float(r["value"]) == 163 for r in rows), "the CSV has the sample")
         self.assertEqual({r["patient"] for r in rows}, {"patient-06"})
 
+        cells = self.driver.execute_async_script(
+            "const done = arguments[0]; import('/assets/js/pages/monitor.js').then(m => done("
+            "[m.csvCell('=SUM(A1)'), m.csvCell('@cmd'), m.csvCell('a,b'), m.csvCell(-3), m.csvCell('say \\\"hi\\\"')]))")
+        self.assertEqual(cells, ["'=SUM(A1)", "'@cmd", '"a,b"', "-3", '"say ""hi"""'], "spreadsheet formulas are defused")
+
         click(self.driver, "#export-fhir")
         bundle = wait(self.driver, lambda d: glob.glob(os.path.join(d.downloads, "*.json")), "the FHIR Bundle is downloaded")[0]
         with open(bundle) as file:

@@ -74,4 +74,22 @@ struct PatientAccessTests {
             #expect(rows[1]["news2"] == nil && rows[1]["lastReadingAt"] == nil)
         }
     }
+
+    @Test("a single parameter scoring 3 (low-medium) ranks above a total of 4 (low), as the RCP response does")
+    func bandBeforeTotal() async throws {
+        try await ServerHarness.run { harness in
+            _ = try await Ward.seed(harness)
+            try await harness.system.health.save(Patient(id: "p-a2", name: "Aaron", sector: "ward-a", bed: "3"))
+            let now = harness.system.now().addingTimeInterval(-10)
+            let admin = try await harness.login("admin")
+            let redFlag = [Observation("respiratoryRate", 25, at: now)]  // 3: low-medium
+            let four = [Observation("heartRate", 95, at: now), Observation("respiratoryRate", 22, at: now), Observation("bodyTemperature", 38.5, at: now)]
+            #expect(try await harness.request(.post, "/api/v1/patients/p-a/observations", token: admin, json: redFlag).status == .created)
+            #expect(try await harness.request(.post, "/api/v1/patients/p-a2/observations", token: admin, json: four).status == .created)
+            let rows = try #require(try await harness.request(.get, "/api/v1/patients", token: admin).array as? [[String: Any]])
+            let order = rows.map { (($0["patient"] as? [String: Any])?["id"] as? String ?? "", ($0["news2"] as? [String: Any])?["total"] as? Int) }
+            #expect(order.prefix(2).map(\.0) == ["p-a", "p-a2"], "\(order)")
+            #expect(order.prefix(2).map(\.1) == [3, 4])
+        }
+    }
 }

@@ -43,10 +43,12 @@ extension MonitoringServer {
 }
 
 extension PatientOverview {
-    /// Higher NEWS2 first, then more open alerts, then by name.
+    /// The riskier NEWS2 band first (a single parameter scoring 3 outranks a total of 4,
+    /// as the RCP response does), then the higher total, then more open alerts, then by name.
     static func riskierFirst(_ lhs: PatientOverview, _ rhs: PatientOverview) -> Bool {
-        let left = (lhs.news2?.total ?? -1, lhs.openAlerts)
-        let right = (rhs.news2?.total ?? -1, rhs.openAlerts)
+        func rank(_ band: NEWS2Band?) -> Int { band.map { NEWS2Band.allCases.firstIndex(of: $0) ?? 0 } ?? -1 }
+        let left = (rank(lhs.news2?.band), lhs.news2?.total ?? -1, lhs.openAlerts)
+        let right = (rank(rhs.news2?.band), rhs.news2?.total ?? -1, rhs.openAlerts)
         if left != right { return left > right }
         return lhs.patient.name < rhs.patient.name
     }

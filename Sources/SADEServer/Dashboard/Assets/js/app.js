@@ -54,7 +54,8 @@ async function route() {
     cleanup = done;
     replace(main, view);
     document.title = `${view.querySelector('h1')?.textContent || 'SADE'} — SADE`;
-    (view.querySelector('[autofocus]') || main).focus({ preventScroll: true });
+    // Focus the new page's heading (announced by screen readers), or its first field.
+    (view.querySelector('[autofocus]') || view.querySelector('h1[tabindex]') || main).focus({ preventScroll: true });
   } catch (error) {
     if (navigation === navigations) replace(main, h('p', { class: 'form-error', role: 'alert' }, `This page could not be shown: ${error.message}`));
   }
@@ -70,10 +71,27 @@ function renderShell(current, hash) {
     h('a', { href: n.href, 'aria-current': hash.startsWith(n.href) ? 'page' : false },
       n.label, n.badge ? h('span', { class: 'badge', id: n.badge, hidden: true }) : null)));
   nav.append(h('span', { class: 'live-state', id: 'live-state', title: 'Live updates' }));
-  onStateChange((state) => {
-    const dot = document.getElementById('live-state');
-    if (dot) { dot.dataset.state = state; dot.textContent = state === 'open' ? '● live' : state === 'reconnecting' ? '○ reconnecting' : ''; }
-  });
+  if (hash.startsWith('#/alerts')) unread = 0;
+  showUnread();
+  showLiveState(liveState);
+}
+
+let liveState = 'closed';
+function showLiveState(state) {
+  liveState = state;
+  const dot = document.getElementById('live-state');
+  if (!dot) return;
+  dot.dataset.state = state;
+  dot.textContent = { open: '● live', reconnecting: '○ reconnecting', offline: '○ offline, retrying' }[state] || '';
+}
+
+let unread = 0;
+function showUnread() {
+  const badge = document.getElementById('alert-badge');
+  if (!badge) return;
+  badge.hidden = unread === 0;
+  badge.textContent = String(unread);
+  badge.setAttribute('aria-label', `${unread} new alert${unread === 1 ? '' : 's'}`);
 }
 
 /** Forgets the session and goes to the login page. */
@@ -81,6 +99,7 @@ export function logout(message) {
   clearTimeout(expiry);
   disconnect();
   session.clear();
+  unread = 0;
   if (message) toast(message, 'warning');
   location.hash = '#/login';
 }
@@ -107,11 +126,13 @@ onUnauthorized(() => logout('Your session has ended; please log in again.'));
 window.addEventListener('sade:expired', () => logout('Your session has ended; please log in again.'));
 window.addEventListener('hashchange', route);
 window.addEventListener('sade:alert', () => {
-  const badge = document.getElementById('alert-badge');
-  if (badge && !location.hash.startsWith('#/alerts')) {
-    badge.textContent = String(Number(badge.textContent || 0) + 1);
-    badge.hidden = false;
-  }
+  if (!location.hash.startsWith('#/alerts')) { unread += 1; showUnread(); }
+});
+onStateChange(showLiveState);
+// The skip link moves focus to the content without touching the route in the hash.
+document.getElementById('skip').addEventListener('click', (event) => {
+  event.preventDefault();
+  document.getElementById('main').focus();
 });
 if (session.get()) { connect(); watchExpiry(); }
 route();

@@ -19,14 +19,14 @@ export function trendChart({ label, unit, digits = 0, buckets, band, from, to })
   const svg = h('svg', {
     viewBox: `0 0 ${W} ${H}`, role: 'img',
     'aria-label': filled.length
-      ? `${label}: ${filled.length} readings averaged, latest ${number(latest, digits)} ${unit}`
+      ? `${label}: ${filled.length} periods with readings, latest average ${number(latest, digits)} ${unit}`
       : `${label}: no data in this period`,
     'data-points': String(filled.length), 'data-latest': latest === null ? '' : String(latest),
     'data-maximum': filled.length ? String(Math.max(...filled.map((b) => b.maximum ?? b.average))) : '',
   });
   const values = filled.flatMap((b) => [b.minimum ?? b.average, b.maximum ?? b.average]);
   if (band) values.push(band[0], band[1]);
-  if (!values.length) {
+  if (!filled.length) {
     svg.append(h('text', { x: W / 2, y: H / 2, 'text-anchor': 'middle', class: 'empty' }, 'No data in this period'));
     return svg;
   }
@@ -36,9 +36,10 @@ export function trendChart({ label, unit, digits = 0, buckets, band, from, to })
   const x = (date) => LEFT + ((date - from) / (to - from)) * (W - LEFT - RIGHT);
   const y = (value) => TOP + (1 - (value - low) / (high - low)) * (H - TOP - BOTTOM);
 
-  for (const tick of ticks(low, high, 4)) {
+  const { values: tickValues, decimals } = ticks(low, high, 4, digits);
+  for (const tick of tickValues) {
     svg.append(h('line', { x1: LEFT, x2: W - RIGHT, y1: y(tick), y2: y(tick), class: 'grid' }),
-      h('text', { x: LEFT - 4, y: y(tick) + 4, 'text-anchor': 'end' }, number(tick, digits && high - low < 10 ? 1 : 0)));
+      h('text', { x: LEFT - 4, y: y(tick) + 4, 'text-anchor': 'end' }, number(tick, decimals)));
   }
   if (band) {
     svg.append(h('rect', { x: LEFT, width: W - LEFT - RIGHT, y: y(band[1]), height: Math.max(0, y(band[0]) - y(band[1])), class: 'band' },
@@ -79,12 +80,13 @@ function segments(buckets) {
   return runs;
 }
 
-/** About `count` round tick values between low and high. */
-function ticks(low, high, count) {
+/** About `count` round tick values between low and high, never finer than the
+ * value's own precision (`digits` decimals), and the decimals that label them apart. */
+function ticks(low, high, count, digits) {
   const raw = (high - low) / count;
   const magnitude = 10 ** Math.floor(Math.log10(raw));
-  const step = [1, 2, 5, 10].map((m) => m * magnitude).find((s) => s >= raw) || raw;
+  const step = Math.max([1, 2, 5, 10].map((m) => m * magnitude).find((s) => s >= raw) || raw, 10 ** -digits);
   const values = [];
   for (let v = Math.ceil(low / step) * step; v <= high; v += step) values.push(Number(v.toFixed(6)));
-  return values;
+  return { values, decimals: Math.max(0, -Math.floor(Math.log10(step))) };
 }

@@ -9,6 +9,9 @@ const EVENT_TYPES = ['samples', 'news2', 'alert', 'acknowledged', 'escalated'];
 const listeners = new Set();
 let source = null;
 let state = 'closed';
+let everOpened = false;
+let failures = 0;
+let retry = null;
 const stateListeners = new Set();
 
 /** Starts the stream for the logged-in user (patients and devices have none). */
@@ -17,11 +20,24 @@ export function connect() {
   const current = session.get();
   if (!current || !['admin', 'doctor', 'nurse'].includes(current.user.role)) return;
   source = new EventSource(`/api/v1/events?access_token=${encodeURIComponent(current.token)}`);
-  source.onopen = () => setState('open');
+  source.onopen = () => {
+    // Events sent while the stream was down are not replayed: pages fetch afresh.
+    if (state !== 'open' && everOpened) listeners.forEach((listener) => listener({ type: 'resync' }));
+    everOpened = true;
+    failures = 0;
+    setState('open');
+  };
   source.onerror = () => {
     // The server ends the stream when the token expires; then there is nothing to resume.
     if (!session.get()) { disconnect(); window.dispatchEvent(new CustomEvent('sade:expired')); return; }
-    setState(source && source.readyState === EventSource.CLOSED ? 'closed' : 'reconnecting');
+    if (source.readyState === EventSource.CLOSED) {
+      // The browser gave up (an error answer, e.g. a proxy during a restart): try again later.
+      setState('offline');
+      retry = setTimeout(connect, Math.min(30000, 1000 * 2 ** failures));
+      failures += 1;
+    } else {
+      setState('reconnecting');
+    }
   };
   for (const type of EVENT_TYPES) {
     source.addEventListener(type, (message) => {
@@ -35,18 +51,20 @@ export function connect() {
 
 /** Closes the stream (at logout). */
 export function disconnect() {
+  clearTimeout(retry);
   if (source) source.close();
   source = null;
   setState('closed');
 }
 
-/** Calls `listener(event)` for every live event until the returned function is called. */
+/** Calls `listener(event)` for every live event until the returned function is called;
+ * `{type: 'resync'}` means events may have been missed (the stream was down). */
 export function subscribe(listener) {
   listeners.add(listener);
   return () => listeners.delete(listener);
 }
 
-/** Calls `listener(state)` — open, reconnecting, closed — when the stream's state changes. */
+/** Calls `listener(state)` — open, reconnecting, offline, closed — when the stream's state changes. */
 export function onStateChange(listener) {
   stateListeners.add(listener);
   listener(state);
@@ -71,6 +89,7 @@ export async function requestNotifications() {
 
 /** Tells the user of a new alert: toast, desktop notification, tone for alarms. */
 function announce(alert) {
+  if (alert.severity === 'silent') return;
   const text = `${alert.title} — ${alert.patient}`;
   toast(text, alert.severity === 'alarm' ? 'alarm' : alert.severity === 'warning' ? 'warning' : 'info', 10000);
   if (notificationPermission() === 'granted') {

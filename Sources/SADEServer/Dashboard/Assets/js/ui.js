@@ -69,8 +69,39 @@ export function ago(seconds) {
   return `${Math.round(seconds / 86400)} d ago`;
 }
 
-/** Seconds since an ISO date. */
-export function secondsSince(iso) { return iso ? (Date.now() - Date.parse(iso)) / 1000 : null; }
+/** How far this browser's clock is ahead of the server's, in milliseconds. */
+let serverClockOffset = 0;
+
+/** Learns the server's clock from overviews (`lastReadingAt` + `secondsSinceLastReading`
+ * is the server's now), so ages do not depend on this computer's clock. */
+export function learnServerClock(overviews) {
+  const known = overviews.find((o) => o.lastReadingAt && typeof o.secondsSinceLastReading === 'number');
+  if (known) serverClockOffset = Date.now() - (Date.parse(known.lastReadingAt) + known.secondsSinceLastReading * 1000);
+}
+
+/** Seconds since an ISO date, on the server's clock. */
+export function secondsSince(iso) { return iso ? (Date.now() - serverClockOffset - Date.parse(iso)) / 1000 : null; }
+
+/** The types whose readings count as "last reading" (the server's rule). */
+const READING_TYPES = new Set([...VITALS.map((v) => v.type), 'consciousnessLevel', 'supplementalOxygen']);
+
+/** Takes a live observation into an overview: only if newer than what it shows. */
+export function applyObservation(overview, o) {
+  if (!READING_TYPES.has(o.type)) return;
+  const time = o.end || o.start;
+  const current = overview.vitals[o.type];
+  if (!current || Date.parse(time) >= Date.parse(current.time)) overview.vitals[o.type] = { value: o.value, unit: o.unit, time };
+  if (!overview.lastReadingAt || Date.parse(time) > Date.parse(overview.lastReadingAt)) overview.lastReadingAt = time;
+}
+
+const BAND_RANK = { high: 3, medium: 2, 'low-medium': 1, low: 0 };
+/** The server's order: NEWS2 band, then total, then open alerts, then name. */
+export function riskierFirst(a, b) {
+  const key = (p) => [p.news2 ? BAND_RANK[p.news2.band] ?? 0 : -1, p.news2 ? p.news2.total : -1, p.openAlerts];
+  const left = key(a), right = key(b);
+  for (let i = 0; i < left.length; i += 1) if (left[i] !== right[i]) return right[i] - left[i];
+  return a.patient.name.localeCompare(b.patient.name);
+}
 
 /** A local date and time, short. */
 export function when(iso) {
@@ -95,7 +126,7 @@ export function subscoreClass(score) { return score === undefined ? '' : `sub-${
 /** A short, polite message shown at the top right and read out by screen readers. */
 export function toast(message, kind = 'info', timeout = 6000) {
   const box = document.getElementById('toasts');
-  const item = h('div', { class: `toast toast-${kind}` }, message);
+  const item = h('div', { class: `toast toast-${kind}`, role: kind === 'alarm' ? 'alert' : null }, message);
   box.append(item);
   setTimeout(() => item.remove(), timeout);
 }

@@ -8,12 +8,10 @@ import { h, replace, when, toast } from '../ui.js';
 let staffNames = {};
 
 export async function render(main) {
-  const badge = document.getElementById('alert-badge');
-  if (badge) { badge.hidden = true; badge.textContent = ''; }
   staffNames = Object.fromEntries((await api(v1('staff')).catch(() => [])).map((s) => [s.id, s.name]));
   let filter = 'open';
   let alerts = await api(v1('alerts?status=all'));
-  const list = h('ul', { class: 'alert-list', id: 'alert-feed', 'aria-live': 'polite' });
+  const list = h('ul', { class: 'alert-list', id: 'alert-feed' });  // new alerts are announced by their toast
   const filters = ['open', 'all'].map((f) => h('button', {
     type: 'button', class: 'secondary', 'aria-pressed': String(f === filter),
     onclick: () => { filter = f; filters.forEach((b) => b.setAttribute('aria-pressed', String(b.textContent.toLowerCase().startsWith(f)))); draw(); },
@@ -28,7 +26,7 @@ export async function render(main) {
   showPermission();
 
   main.replaceChildren(
-    h('div', { class: 'toolbar' }, h('h1', {}, 'Alerts'), h('span', { role: 'group', 'aria-label': 'Show', class: 'toolbar' }, filters),
+    h('div', { class: 'toolbar' }, h('h1', { tabindex: -1 }, 'Alerts'), h('span', { role: 'group', 'aria-label': 'Show', class: 'toolbar' }, filters),
       permission, h('button', { type: 'button', class: 'secondary', onclick: playAlarmTone }, 'Test alarm sound')),
     list);
 
@@ -39,6 +37,7 @@ export async function render(main) {
   };
   draw();
   const unsubscribe = subscribe((event) => {
+    if (event.type === 'resync') { reload().catch(() => {}); return; }
     if (!['alert', 'acknowledged', 'escalated'].includes(event.type)) return;
     const { type, ...alert } = event;
     const index = alerts.findIndex((a) => a.id === alert.id);

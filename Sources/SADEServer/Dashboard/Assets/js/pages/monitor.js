@@ -5,7 +5,10 @@
 import { api, v1, seg } from '../api.js';
 import { trendChart } from '../chart.js';
 import { subscribe } from '../live.js';
-import { h, replace, VITALS, NEWS2_PARAMETERS, number, news2Badge, subscoreClass, ago, secondsSince, STALE_SECONDS, download, toast } from '../ui.js';
+import {
+  h, replace, VITALS, NEWS2_PARAMETERS, number, news2Badge, subscoreClass, ago, secondsSince, STALE_SECONDS, download, toast,
+  applyObservation, learnServerClock,
+} from '../ui.js';
 import { alertItem } from './alerts.js';
 
 /** The periods a chart can show, and the bucket that keeps each under 200 points. */
@@ -19,6 +22,7 @@ const ACVPU = ['Alert', 'Confusion', 'Voice', 'Pain', 'Unresponsive'];
 export async function render(main, [id]) {
   const detail = await api(v1(`patients/${seg(id)}`));
   let overview = detail.overview;
+  learnServerClock([overview]);
   const patient = overview.patient;
   let period = PERIODS[0];
   const values = h('div', { class: 'monitor-values', id: 'live-values', 'aria-live': 'off' });
@@ -28,12 +32,16 @@ export async function render(main, [id]) {
   const age = h('span', { class: 'muted', id: 'reading-age' });
   const periodButtons = PERIODS.map((p) => h('button', {
     type: 'button', class: 'secondary period', 'aria-pressed': String(p === period), dataset: { period: p.id },
-    onclick: () => { period = p; periodButtons.forEach((b) => b.setAttribute('aria-pressed', String(b.dataset.period === p.id))); drawCharts(); },
+    onclick: () => {
+      period = p;
+      periodButtons.forEach((b) => b.setAttribute('aria-pressed', String(b.dataset.period === p.id)));
+      drawCharts().catch((error) => toast(`Charts not updated: ${error.message}`, 'warning'));
+    },
   }, p.label));
 
   main.replaceChildren(
     h('div', { class: 'toolbar' },
-      h('h1', {}, patient.name),
+      h('h1', { tabindex: -1 }, patient.name),
       h('span', { class: 'muted' }, `${patient.id} · ${patient.sector || 'not admitted'}${patient.bed ? ` · bed ${patient.bed}` : ''}${overview.onRespirator ? ' · respirator' : ''}`),
       age),
     h('div', { class: 'toolbar' },
@@ -52,10 +60,11 @@ export async function render(main, [id]) {
       VITALS.map((vital) => {
         const r = overview.vitals[vital.type];
         const range = detail.thresholds[vital.type];
-        const out = r && range && (r.value < range[0] || r.value > range[1]);
-        return h('div', { class: `vital${out ? ' out-of-range' : ''}`, dataset: { type: vital.type } },
+        const low = r && range && r.value < range[0], high = r && range && r.value > range[1];
+        return h('div', { class: `vital${low || high ? ' out-of-range' : ''}`, dataset: { type: vital.type } },
           h('div', { class: 'label' }, vital.label, sub[vital.news] ? ` · NEWS ${sub[vital.news]}` : ''),
-          h('span', { class: 'value' }, number(r?.value, vital.digits)), h('span', { class: 'unit' }, vital.unit));
+          h('span', { class: 'value' }, number(r?.value, vital.digits)), h('span', { class: 'unit' }, vital.unit),
+          low || high ? h('span', { class: 'range-flag' }, high ? ' ▲ high' : ' ▼ low') : null);
       }),
       h('div', { class: 'vital', dataset: { type: 'consciousness' } }, h('div', { class: 'label' }, 'Consciousness'),
         h('span', { class: 'value' }, overview.vitals.consciousnessLevel ? ACVPU[overview.vitals.consciousnessLevel.value] ?? '–' : '–')),
@@ -70,10 +79,13 @@ export async function render(main, [id]) {
   };
 
   let drawing = null;
+  let requests = 0;
   const drawCharts = async () => {
+    const mine = ++requests;
     const to = new Date(), from = new Date(to.getTime() - period.seconds * 1000);
     const types = VITALS.map((v) => v.type).join(',');
     const series = await api(v1(`patients/${seg(id)}/observations?type=${types}&bucket=${period.bucket}&from=${from.toISOString()}&to=${to.toISOString()}`));
+    if (mine !== requests) return; // a later period (or update) was asked for meanwhile
     replace(charts, VITALS.map((vital) => {
       const data = series.find((s) => s.type === vital.type) || { buckets: [] };
       return h('section', { class: 'chart', dataset: { type: vital.type } },
@@ -92,12 +104,10 @@ export async function render(main, [id]) {
   await Promise.all([drawCharts(), loadAlerts()]);
 
   const unsubscribe = subscribe((event) => {
+    if (event.type === 'resync') { redrawCharts(); loadAlerts().catch(() => {}); return; }
     if (event.patient !== id) return;
     if (event.type === 'samples') {
-      for (const o of event.observations) {
-        overview.vitals[o.type] = { value: o.value, unit: o.unit, time: o.start };
-        if (!overview.lastReadingAt || o.start > overview.lastReadingAt) overview.lastReadingAt = o.start;
-      }
+      for (const o of event.observations) applyObservation(overview, o);
       drawValues();
       tickAge();
       redrawCharts();
@@ -131,14 +141,35 @@ function news2Table(score) {
         h('td', { class: `num ${subscoreClass(score.subscores[key])}` }, score.subscores[key] ?? '–'))))));
 }
 
+/** Every sample of the period, newest first, fetched page by page (the API returns at
+ * most 10,000 per request). */
+async function samplesOf(patient, from, to) {
+  const pages = [];
+  let end = to;
+  for (;;) {
+    const page = await api(v1(`patients/${seg(patient.id)}/observations?from=${from.toISOString()}&to=${end.toISOString()}&limit=10000`));
+    const fresh = pages.length ? page.filter((s) => !pages.at(-1).some((seen) => seen.id === s.id)) : page;
+    pages.push(fresh);
+    if (page.length < 10000 || !fresh.length) return pages.flat();
+    end = new Date(page.at(-1).start);
+  }
+}
+
+/** A CSV cell: quoted when needed; text that a spreadsheet would run as a formula is
+ * prefixed with an apostrophe. */
+export function csvCell(value) {
+  let text = value === undefined || value === null ? '' : String(value);
+  if (typeof value === 'string' && /^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+}
+
 async function exportCSV(patient, period) {
   const to = new Date(), from = new Date(to.getTime() - period.seconds * 1000);
   try {
-    const samples = await api(v1(`patients/${seg(patient.id)}/observations?from=${from.toISOString()}&to=${to.toISOString()}&limit=10000`));
-    const quote = (value) => (/[",\n]/.test(String(value)) ? `"${String(value).replaceAll('"', '""')}"` : String(value ?? ''));
+    const samples = await samplesOf(patient, from, to);
     const lines = [['patient', 'type', 'value', 'unit', 'start', 'end', 'device'].join(',')]
-      .concat(samples.slice().reverse().map((s) => [patient.id, s.type, s.value, s.unit, s.start, s.end, s.device].map(quote).join(',')));
-    download(`${patient.id}-vital-signs-${period.id}.csv`, `${lines.join('\n')}\n`, 'text/csv');
+      .concat(samples.slice().reverse().map((s) => [patient.id, s.type, s.value, s.unit, s.start, s.end, s.device].map(csvCell).join(',')));
+    download(`${patient.id}-vital-signs-${period.id}.csv`, `${lines.join('\r\n')}\r\n`, 'text/csv');
     toast(`Exported ${samples.length} readings as CSV.`);
   } catch (error) { toast(`Export failed: ${error.message}`, 'alarm'); }
 }

@@ -1,39 +1,48 @@
 // The worker's patients, the riskiest first, updated live from the event stream:
 // latest vital signs (cells coloured by their NEWS2 sub-score), NEWS2 with its band,
 // how old the last reading is (stale rows stand out), open alerts.
+//
+// Rows are built once per patient and updated in place, so a live update never
+// replaces the link under the user's pointer or keyboard focus.
 
 import { api, v1 } from '../api.js';
 import { subscribe } from '../live.js';
-import { h, replace, VITALS, reading, news2Badge, ago, secondsSince, STALE_SECONDS, subscoreClass } from '../ui.js';
+import {
+  h, replace, VITALS, reading, news2Badge, ago, secondsSince, STALE_SECONDS, subscoreClass, riskierFirst,
+  applyObservation, learnServerClock,
+} from '../ui.js';
+
+const COLUMNS = VITALS.filter((v) => v.type !== 'bloodPressureDiastolic');
 
 export async function render(main) {
   const sectors = await api(v1('sectors')).catch(() => []);
   const sectorName = Object.fromEntries(sectors.map((s) => [s.id, s.name]));
   let patients = await api(v1('patients'));
+  learnServerClock(patients);
   const body = h('tbody', {});
   const count = h('p', { class: 'muted', id: 'patient-count' });
   main.replaceChildren(
-    h('div', { class: 'toolbar' }, h('h1', {}, 'Patients'), count),
-    h('p', { class: 'muted', id: 'patients-order' }, 'The riskiest first: highest NEWS2, then most open alerts. Updated live.'),
+    h('div', { class: 'toolbar' }, h('h1', { tabindex: -1 }, 'Patients'), count),
+    h('p', { class: 'muted', id: 'patients-order' }, 'The riskiest first: NEWS2 band and score, then most open alerts. Updated live.'),
     h('table', { class: 'responsive', id: 'patients', 'aria-describedby': 'patients-order' },
       h('thead', {}, h('tr', {},
         h('th', { scope: 'col' }, 'Patient'), h('th', { scope: 'col' }, 'Sector / bed'),
-        VITALS.filter((v) => v.type !== 'bloodPressureDiastolic').map((v) =>
-          h('th', { scope: 'col', class: 'num', title: v.label }, v.short === 'Sys' ? 'BP' : v.short)),
+        COLUMNS.map((v) => h('th', { scope: 'col', class: 'num', title: v.label }, v.short === 'Sys' ? 'BP' : v.short)),
         h('th', { scope: 'col' }, 'NEWS2'), h('th', { scope: 'col' }, 'Last reading'), h('th', { scope: 'col', class: 'num' }, 'Open alerts'))),
       body));
 
+  const rows = new Map();
   const draw = () => {
-    // Keep keyboard focus on the same patient's link across redraws.
-    const focused = document.activeElement;
-    const focusedRow = body.contains(focused) ? focused.closest('tr').dataset.patient : null;
-    const focusedClass = focusedRow ? focused.className : null;
     patients.sort(riskierFirst);
-    replace(body, patients.map((p) => row(p, sectorName)));
-    if (focusedRow) {
-      const again = [...body.querySelectorAll('tr')].find((tr) => tr.dataset.patient === focusedRow);
-      again?.querySelector(focusedClass ? `a.${focusedClass}` : 'a')?.focus();
-    }
+    const wanted = patients.map((p) => {
+      let tr = rows.get(p.patient.id);
+      if (!tr) { tr = emptyRow(p); rows.set(p.patient.id, tr); }
+      fill(tr, p, sectorName);
+      return tr;
+    });
+    for (const [id, tr] of rows) if (!patients.some((p) => p.patient.id === id)) { tr.remove(); rows.delete(id); }
+    // Move rows only when the order changed: moving keeps the elements (and focus).
+    if (wanted.some((tr, i) => body.children[i] !== tr)) wanted.forEach((tr) => body.append(tr));
     count.textContent = `${patients.length} patient${patients.length === 1 ? '' : 's'}`;
   };
   draw();
@@ -41,64 +50,73 @@ export async function render(main) {
   let refetch = null;
   const reload = () => {
     clearTimeout(refetch);
-    refetch = setTimeout(async () => { patients = await api(v1('patients')).catch(() => patients); draw(); }, 500);
+    refetch = setTimeout(async () => {
+      patients = await api(v1('patients')).catch(() => patients);
+      learnServerClock(patients);
+      draw();
+    }, 500);
   };
+  let frame = null;
+  const drawSoon = () => { if (!frame) frame = requestAnimationFrame(() => { frame = null; draw(); }); };
   const unsubscribe = subscribe((event) => {
+    if (event.type === 'resync') { reload(); return; }
     const patient = patients.find((p) => p.patient.id === event.patient);
     if (!patient) { if (event.type === 'alert') reload(); return; }
     if (event.type === 'samples') {
-      for (const o of event.observations) {
-        if (VITALS.some((v) => v.type === o.type)) patient.vitals[o.type] = { value: o.value, unit: o.unit, time: o.start };
-        if (!patient.lastReadingAt || o.start > patient.lastReadingAt) patient.lastReadingAt = o.start;
-      }
+      for (const o of event.observations) applyObservation(patient, o);
     } else if (event.type === 'news2') {
       patient.news2 = event.score;
     } else {
       reload();
       return;
     }
-    draw();
+    drawSoon();
   });
   // Ages tick every second; a full refresh every 30 s picks up admissions and discharges.
-  const ticker = setInterval(() => {
-    for (const tr of body.rows) {
-      const overview = patients.find((p) => p.patient.id === tr.dataset.patient);
-      const age = secondsSince(overview?.lastReadingAt);
-      const stale = age === null || age > STALE_SECONDS;
-      tr.classList.toggle('stale', stale);
-      tr.querySelector('td.age').textContent = `${ago(age)}${stale ? ' (stale)' : ''}`;
-    }
-  }, 1000);
+  const ticker = setInterval(() => { for (const p of patients) { const tr = rows.get(p.patient.id); if (tr) fillAge(tr, p); } }, 1000);
   const refresher = setInterval(reload, 30000);
-  return () => { unsubscribe(); clearInterval(ticker); clearInterval(refresher); clearTimeout(refetch); };
+  return () => { unsubscribe(); clearInterval(ticker); clearInterval(refresher); clearTimeout(refetch); cancelAnimationFrame(frame); };
 }
 
-function riskierFirst(a, b) {
-  const left = [a.news2 ? a.news2.total : -1, a.openAlerts];
-  const right = [b.news2 ? b.news2.total : -1, b.openAlerts];
-  if (left[0] !== right[0]) return right[0] - left[0];
-  if (left[1] !== right[1]) return right[1] - left[1];
-  return a.patient.name.localeCompare(b.patient.name);
-}
-
-function row(overview, sectorName) {
+/** A row with its cells, filled by `fill`. */
+function emptyRow(overview) {
   const p = overview.patient;
-  const age = secondsSince(overview.lastReadingAt);
-  const stale = age === null || age > STALE_SECONDS;
+  return h('tr', { 'data-patient': p.id },
+    h('td', { 'data-label': 'Patient' }, h('a', { href: `#/patients/${encodeURIComponent(p.id)}`, class: 'patient-link' }),
+      h('div', { class: 'muted detail' })),
+    h('td', { 'data-label': 'Sector / bed', class: 'stay' }),
+    COLUMNS.map((v) => h('td', { 'data-label': v.type === 'bloodPressureSystolic' ? 'Blood pressure' : v.label, 'data-type': v.type })),
+    h('td', { 'data-label': 'NEWS2', class: 'score' }),
+    h('td', { class: 'age', 'data-label': 'Last reading' }),
+    h('td', { class: 'num alerts', 'data-label': 'Open alerts' }));
+}
+
+function fill(tr, overview, sectorName) {
+  const p = overview.patient;
+  tr.dataset.sector = p.sector || '';
+  const link = tr.querySelector('a.patient-link');
+  if (link.textContent !== p.name) link.textContent = p.name;
+  tr.querySelector('.detail').textContent = `${p.id}${overview.onRespirator ? ' · respirator' : ''}`;
+  tr.querySelector('.stay').textContent = `${sectorName[p.sector] || p.sector || 'not admitted'}${p.bed ? ` · ${p.bed}` : ''}`;
   const sub = overview.news2 ? overview.news2.subscores : {};
-  const cell = (vital) => {
+  for (const vital of COLUMNS) {
+    const cell = tr.querySelector(`td[data-type="${vital.type}"]`);
     const value = vital.type === 'bloodPressureSystolic'
       ? `${reading(overview.vitals, 'bloodPressureSystolic')}/${reading(overview.vitals, 'bloodPressureDiastolic')}`
       : reading(overview.vitals, vital.type);
-    const label = vital.type === 'bloodPressureSystolic' ? 'Blood pressure' : vital.label;
-    return h('td', { class: `num ${subscoreClass(sub[vital.news])}`, 'data-label': label, 'data-type': vital.type }, value);
-  };
-  return h('tr', { class: stale ? 'stale' : '', 'data-patient': p.id, 'data-sector': p.sector || '' },
-    h('td', { 'data-label': 'Patient' }, h('a', { href: `#/patients/${encodeURIComponent(p.id)}`, class: 'patient-link' }, p.name),
-      h('div', { class: 'muted' }, p.id, overview.onRespirator ? ' · respirator' : '')),
-    h('td', { 'data-label': 'Sector / bed' }, sectorName[p.sector] || p.sector || 'not admitted', p.bed ? ` · ${p.bed}` : ''),
-    VITALS.filter((v) => v.type !== 'bloodPressureDiastolic').map(cell),
-    h('td', { 'data-label': 'NEWS2' }, news2Badge(overview.news2)),
-    h('td', { class: 'age', 'data-label': 'Last reading' }, ago(age), stale ? ' (stale)' : ''),
-    h('td', { class: 'num', 'data-label': 'Open alerts' }, overview.openAlerts ? h('a', { href: '#/alerts', class: 'open-alerts' }, String(overview.openAlerts)) : '0'));
+    const score = sub[vital.news];
+    cell.className = `num ${subscoreClass(score)}`;
+    replace(cell, value, score ? h('span', { class: 'visually-hidden' }, ` (NEWS2 sub-score ${score})`) : null);
+  }
+  replace(tr.querySelector('.score'), news2Badge(overview.news2));
+  const alerts = tr.querySelector('.alerts');
+  replace(alerts, overview.openAlerts ? h('a', { href: '#/alerts', class: 'open-alerts' }, String(overview.openAlerts)) : '0');
+  fillAge(tr, overview);
+}
+
+function fillAge(tr, overview) {
+  const age = secondsSince(overview.lastReadingAt);
+  const stale = age === null || age > STALE_SECONDS;
+  tr.classList.toggle('stale', stale);
+  tr.querySelector('td.age').textContent = `${ago(age)}${stale ? ' (stale)' : ''}`;
 }
