@@ -94,7 +94,7 @@ let package = Package(
         .target(
             name: "SADEServer",
             dependencies: [
-                "SADEACL", "SADECore", "SADEHealth", "SADEHealthSQLite", "SADENotification", "SADEMonitoring",
+                "SADEACL", "SADECore", "SADEHealth", "SADEHealthSQLite", "SADENotification", "SADEMonitoring", "SADEIssueTrack",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -168,7 +168,7 @@ let package = Package(
         .testTarget(
             name: "SADEServerTests",
             dependencies: [
-                "SADEServer", "SADEMonitoring", "SADEHealth", "SADENotification", "SADECore", "sade", "SADETestSupport",
+                "SADEServer", "SADEMonitoring", "SADEHealth", "SADENotification", "SADEIssueTrack", "SADECore", "sade", "SADETestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

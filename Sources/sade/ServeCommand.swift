@@ -83,24 +83,33 @@ struct ServeCommand: AsyncParsableCommand {
             try await DemoHospital.startMonitors(system)
             printDemoAccounts()
         }
+        let issueTrack = try openIssueTrack()
         let secret = tokenSecret ?? ProcessInfo.processInfo.environment["SADE_TOKEN_SECRET"]
         let server = await MonitoringServer(
             system: system,
             configuration: ServerConfiguration(
                 host: host, port: port, maxBodyBytes: maxBodyBytes, requestsPerSecond: rateLimit, requestBurst: rateLimit * 2,
                 tokenSecret: secret,
-                dashboardDirectory: ProcessInfo.processInfo.environment["SADE_DASHBOARD_DIR"].map { URL(fileURLWithPath: $0) }))
+                dashboardDirectory: ProcessInfo.processInfo.environment["SADE_DASHBOARD_DIR"].map { URL(fileURLWithPath: $0) }),
+            issueTrack: issueTrack)
         let host = host
         let application = server.makeApplication(logger: Logger(label: "sade.server")) { port in
             say("SADE monitoring server listening on http://\(host):\(port)")
             say("dashboard: open http://\(host):\(port)/ in a browser")
         }
         try await system.start()
+        try await issueTrack.start()
         let group = ServiceGroup(
             configuration: .init(
                 services: [.init(service: MonitoringSystemService(system: system)), .init(service: application)],
                 gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
-        try await group.run()
+        do {
+            try await group.run()
+        } catch {
+            await issueTrack.shutdown()
+            throw error
+        }
+        await issueTrack.shutdown()
         say("stopped")
     }
 
@@ -117,7 +126,7 @@ struct ServeCommand: AsyncParsableCommand {
         }
     }
 
-    private func smtpConfiguration() throws -> SMTPConfiguration? {
+    func smtpConfiguration() throws -> SMTPConfiguration? {
         guard let smtp else { return nil }
         let (host, port) = try Self.hostAndPort(smtp)
         return SMTPConfiguration(

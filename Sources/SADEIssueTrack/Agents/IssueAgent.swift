@@ -37,6 +37,8 @@ public final class IssueAgent: Sendable {
     ///   - directory: the company's DF, e.g. `df@company` with its TCP address.
     ///   - calendar: today's date on the platform clock, for "due within two days".
     ///   - workload: the issues the employee already works on.
+    ///   - reportersPlatform: the platform whose agents registered the issues in
+    ///     `workload`: their results go to `<reporter>@<platform>`; nowhere when `nil`.
     ///   - tracker: the company's store and outbox, to register issues; `nil` for
     ///     an employee who only takes issues.
     ///   - rules: the paper's rules; the tracker's when there is one.
@@ -45,7 +47,7 @@ public final class IssueAgent: Sendable {
     ///   - observe: told what the agent does.
     public init(
         employee: Employee, environment: Environment, directory: AgentIdentifier, calendar: OutboxClock,
-        workload: [Issue] = [], tracker: IssueTracker? = nil, rules: IssueTrackRules? = nil,
+        workload: [Issue] = [], reportersPlatform: String? = nil, tracker: IssueTracker? = nil, rules: IssueTrackRules? = nil,
         resolveAfter: Duration? = nil, observe: @escaping @Sendable (IssueTrackEvent) -> Void = { _ in }
     ) {
         let rules = rules ?? tracker?.rules ?? IssueTrackRules()
@@ -59,7 +61,7 @@ public final class IssueAgent: Sendable {
         let results = MessageTemplate(performatives: [.inform], ontology: IssueMessages.ontology)
         agent = Agent(employee.id, on: environment) {
             Belief(.isConnected, true)
-            Belief(.workload, workload.map { Assignment(issue: $0, requester: nil, conversationID: nil) })
+            Belief(.workload, workload.map { Assignment(issue: $0, requester: Self.requester(of: $0, on: reportersPlatform), conversationID: nil) })
             Belief(.openOffers, [:])
             taken
             MessageHandler(results) { _, message in
@@ -67,6 +69,12 @@ public final class IssueAgent: Sendable {
                 Task { await Self.record(resolution, tracker: tracker, observe: observe) }
             }
         }
+    }
+
+    /// The agent that registered `issue`, when it is known on which platform.
+    private static func requester(of issue: Issue, on platform: String?) -> AgentIdentifier? {
+        guard let platform, let reporter = issue.reporter else { return nil }
+        return AgentIdentifier(name: "\(reporter)@\(platform)")
     }
 
     /// The services the agent publishes: one per service the employee offers, of that
@@ -119,8 +127,14 @@ public final class IssueAgent: Sendable {
         guard let tracker else { throw IssueTrackError.notAReporter(employee.id) }
         var issue = issue
         issue.reporter = employee.id
-        let stored = try tracker.store.register(issue)
-        return await withCheckedContinuation { continuation in
+        return await handOn(try tracker.store.register(issue))
+    }
+
+    /// Hands on an issue already in the company's store (runs ``InformIssueToSolve``):
+    /// for callers that answer as soon as the issue is stored and let the round run on.
+    /// Returns what became of it; `interrupted` when the agent is not active.
+    public func handOn(_ stored: Issue) async -> IssueRound {
+        await withCheckedContinuation { continuation in
             let behaviour = InformIssueToSolve(issue: stored, by: self) { round in continuation.resume(returning: round) }
             Task {
                 if await !agent.addBehaviourIfActive(behaviour) { behaviour.report(IssueRound(issue: stored)) }

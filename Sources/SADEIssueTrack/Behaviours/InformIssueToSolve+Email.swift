@@ -42,6 +42,9 @@ extension InformIssueToSolve {
             let states = try await tracker.outbox.deliveries(of: stored.id).map(\.state)
             return states.contains(.delivered) ? .delivered : .retrying(error: "sent before, not delivered yet")
         }
+        if try await tracker.outbox.deliveries(of: stored.id).isEmpty {  // no channel took it: no outcome will come
+            return .failed(error: "no channel sends e-mail: the outbox has no mail server configured")
+        }
         for await event in events {
             switch event {
             case .delivered(stored.id, _): return .delivered

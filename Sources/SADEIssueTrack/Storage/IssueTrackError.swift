@@ -14,6 +14,10 @@ public enum IssueTrackError: Error, Hashable, Sendable, CustomStringConvertible 
     case notAReporter(String)
     /// An acceptance came for an offer this agent did not propose for (conversation id).
     case noOpenOffer(String)
+    /// The issue is not being worked on, so there is no result to report.
+    case notInProgress(Int64)
+    /// The employee's agent could not start (e.g. its services could not be published).
+    case agentNotStarted(String, reason: String)
 
     /// A sentence saying what went wrong.
     public var description: String {
@@ -25,6 +29,8 @@ public enum IssueTrackError: Error, Hashable, Sendable, CustomStringConvertible 
         case .invalidEmployeeID(let id): "'\(id)' cannot be an employee id: use letters, digits, '-' and '_' only"
         case .notAReporter(let id): "\(id)'s agent has no company store and outbox (IssueTracker): it cannot register issues"
         case .noOpenOffer(let conversation): "no open offer in conversation '\(conversation)'"
+        case .notInProgress(let id): "issue #\(id) is not in progress: nobody works on it"
+        case .agentNotStarted(let id, let reason): "\(id)'s agent could not start: \(reason)"
         }
     }
 }

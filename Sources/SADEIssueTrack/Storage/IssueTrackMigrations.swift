@@ -41,6 +41,14 @@ enum IssueTrackMigrations {
                 table.column("resolutionNote", .text)
             }
         }
+        // Whether each employee is connected to the company network ("out of the office"
+        // when not), kept across restarts by the server's issue-track office.
+        migrator.registerMigration("issue-track-v2-presence") { db in
+            try db.create(table: "presence") { table in
+                table.primaryKey("employeeID", .text).references("employee", onDelete: .cascade)
+                table.column("connected", .boolean).notNull()
+            }
+        }
         return migrator
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import Logging
+import SADEIssueTrack
 import SADEMonitoring
 
 /// The monitoring server's HTTP face: the web dashboard at `/`, the JSON API under
@@ -25,10 +26,16 @@ public struct MonitoringServer: Sendable {
     let loginLimiter: RateLimiter
     /// The server's Prometheus metrics.
     public let metrics = ServerMetrics()
+    /// iMobile's issue track, served under `/api/v1/issues` and `/api/v1/company`
+    /// (503 there when `nil`); started and stopped by its owner.
+    public let issueTrack: IssueTrackOffice?
 
     /// A server for `system`; `now` is the clock tokens expire by (the system's by default).
-    public init(system: MonitoringSystem, configuration: ServerConfiguration, now: (@Sendable () -> Date)? = nil) async {
+    public init(
+        system: MonitoringSystem, configuration: ServerConfiguration, issueTrack: IssueTrackOffice? = nil, now: (@Sendable () -> Date)? = nil
+    ) async {
         self.system = system
+        self.issueTrack = issueTrack
         self.configuration = configuration
         tokens = await TokenIssuer(
             secret: configuration.tokenSecret ?? TokenIssuer.randomSecret(), lifetime: configuration.tokenLifetime,
@@ -64,6 +71,7 @@ public struct MonitoringServer: Sendable {
         addDeviceTokenRoutes(to: api)
         addFHIRExportRoutes(to: api)
         addFHIRImportRoutes(to: api)
+        addIssueTrackRoutes(to: api)
         return router
     }
 

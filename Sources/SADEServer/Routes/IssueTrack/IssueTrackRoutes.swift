@@ -1,0 +1,113 @@
+import Foundation
+import Hummingbird
+import SADEIssueTrack
+import SADEMonitoring
+
+extension MonitoringServer {
+    /// iMobile's issue track on the server's ``IssueTrackOffice``: staff (admins, doctors,
+    /// nurses) read the company and its issues and register issues on behalf of an
+    /// employee (`POST /issues` answers 202 at once; the round that finds who takes it
+    /// runs on and shows in `GET /issues/{id}`); admins manage services and employees,
+    /// say who is out of the office, and report an assignee's result.
+    func addIssueTrackRoutes(to api: RouterGroup<MonitoringRequestContext>) {
+        api.get("company") { _, context -> Response in
+            let office = try issueTrackOffice(for: context)
+            return try JSONBody.response(CompanyView(try await office.company(), disconnected: try await office.disconnected()))
+        }
+
+        api.post("company/services") { request, context -> Response in
+            _ = try context.requireAdmin()
+            let office = try issueTrackOffice(for: context)
+            let service = try await JSONBody.decode(ServiceInput.self, from: request, limit: configuration.maxBodyBytes).service()
+            try await office.save(service)
+            return try JSONBody.response(service, status: .created)
+        }
+
+        api.put("company/employees/:id") { request, context -> Response in
+            _ = try context.requireAdmin()
+            let office = try issueTrackOffice(for: context)
+            let id = try context.pathParameter("id")
+            let employee = try await JSONBody.decode(EmployeeInput.self, from: request, limit: configuration.maxBodyBytes).employee(id: id)
+            try await office.save(employee)
+            return try JSONBody.response(try await employeeView(id, in: office))
+        }
+
+        api.put("company/employees/:id/connection") { request, context -> Response in
+            _ = try context.requireAdmin()
+            let office = try issueTrackOffice(for: context)
+            let id = try context.pathParameter("id")
+            let input = try await JSONBody.decode(ConnectionInput.self, from: request, limit: configuration.maxBodyBytes)
+            try await office.setConnected(id, input.connected)
+            return try JSONBody.response(try await employeeView(id, in: office))
+        }
+
+        api.get("issues") { _, context -> Response in
+            let office = try issueTrackOffice(for: context)
+            var views: [IssueView] = []
+            for issue in try await office.issues().reversed() {
+                views.append(IssueView(issue, round: await office.round(of: issue.id ?? 0)))
+            }
+            return try JSONBody.response(views)
+        }
+
+        api.post("issues") { request, context -> Response in
+            let office = try issueTrackOffice(for: context)
+            let input = try await JSONBody.decode(IssueInput.self, from: request, limit: configuration.maxBodyBytes)
+            let stored = try await office.register(try input.issue(), reporter: input.reporter)
+            return try JSONBody.response(IssueView(stored, round: await office.round(of: stored.id ?? 0)), status: .accepted)
+        }
+
+        api.get("issues/:id") { _, context -> Response in
+            let office = try issueTrackOffice(for: context)
+            let id = try issueNumber(context)
+            guard let issue = try await office.issue(id) else { throw APIError.notFound(IssueTrackError.unknownIssue(id).description) }
+            return try JSONBody.response(IssueView(issue, round: await office.round(of: id)))
+        }
+
+        api.post("issues/:id/resolution") { request, context -> Response in
+            _ = try context.requireAdmin()
+            let office = try issueTrackOffice(for: context)
+            let id = try issueNumber(context)
+            let input = try await JSONBody.decode(ResolutionInput.self, from: request, limit: configuration.maxBodyBytes).checked()
+            let issue = try await office.report(id, solved: input.solved, note: input.note)
+            return try JSONBody.response(IssueView(issue, round: await office.round(of: id)))
+        }
+    }
+
+    /// The office, for a staff member (403 for patients and devices; 503 when the server
+    /// runs without an issue track).
+    private func issueTrackOffice(for context: MonitoringRequestContext) throws -> IssueTrackOffice {
+        let caller = try context.requireCaller()
+        guard caller.role == .admin || caller.role.isCareWorker else { throw APIError.forbidden("the issue track is for staff") }
+        guard let issueTrack else {
+            throw APIError(.serviceUnavailable, code: "issue-track-off", message: "this server runs without the issue track")
+        }
+        return issueTrack
+    }
+
+    private func issueNumber(_ context: MonitoringRequestContext) throws -> Int64 {
+        let text = try context.pathParameter("id")
+        guard let id = Int64(text), id > 0 else { throw APIError.notFound("there is no issue \(text)") }
+        return id
+    }
+
+    private func employeeView(_ id: String, in office: IssueTrackOffice) async throws -> EmployeeView {
+        guard let employee = try await office.company().employees.first(where: { $0.id == id }) else {
+            throw APIError.notFound(IssueTrackError.unknownEmployee(id).description)
+        }
+        return EmployeeView(employee, connected: !(try await office.disconnected().contains(id)))
+    }
+}
+
+extension APIError {
+    /// The answer for an issue-track error.
+    init(_ error: IssueTrackError) {
+        switch error {
+        case .unknownEmployee, .unknownIssue: self = .notFound(error.description)
+        case .unknownService, .invalidEmployeeID: self = .invalid(error.description, code: "invalid-field")
+        case .notInProgress, .noOpenOffer, .notAReporter: self = .conflict(error.description)
+        case .storage, .agentNotStarted:
+            self = APIError(.internalServerError, code: "internal", message: "the issue track could not store or start that")
+        }
+    }
+}
