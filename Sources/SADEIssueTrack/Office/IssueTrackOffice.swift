@@ -129,6 +129,14 @@ public actor IssueTrackOffice {
         rounds[id]
     }
 
+    /// Waits until the round of issue `id` is over and returns it; `nil` when none ran
+    /// since the office started.
+    public func finishedRound(of id: Int64) async -> IssueRound? {
+        if let running = runningRounds[id] { await running.value }
+        guard case .finished(let round) = rounds[id] else { return nil }
+        return round
+    }
+
     /// Reports the result of issue `id` through its assignee's agent
     /// (``NotifyResultResolution``) and waits, up to `timeout`, until the reporter's
     /// agent has recorded it; returns the issue as stored then.
