@@ -7,7 +7,9 @@ import NIOHTTP1
 import ServiceLifecycle
 import SADECore
 import SADEHealth
+import SADEIssueTrack
 import SADEMonitoring
+import SADENotification
 import SADEServer
 
 /// A monitoring server on loopback for one test: an in-memory system on a manual
@@ -26,8 +28,11 @@ struct ServerHarness: Sendable {
     let port: Int
 
     /// Runs `body` against a fresh server; `configure` adjusts the server's settings.
+    /// The server has an empty issue track (its e-mail through `issueTrackMail`), or
+    /// none when `issueTrack` is false.
     static func run(
-        configure: (inout ServerConfiguration) -> Void = { _ in },
+        configure: (inout ServerConfiguration) -> Void = { _ in }, issueTrack: Bool = true,
+        issueTrackMail: [any NotificationChannel] = [],
         _ body: @Sendable (ServerHarness) async throws -> Void
     ) async throws {
         let clock = ManualClock()
@@ -36,8 +41,17 @@ struct ServerHarness: Sendable {
         try await system.accounts.create(UserAccount(username: "admin", name: "Ada Admin", role: .admin), password: password)
         var configuration = ServerConfiguration(port: 0, tokenSecret: "test-secret-test-secret-test-secret")
         configure(&configuration)
-        let server = await MonitoringServer(system: system, configuration: configuration)
+        var office: IssueTrackOffice?
+        if issueTrack {
+            let company = Environment(name: "company", clock: clock)
+            office = IssueTrackOffice(
+                store: try CompanyStore(directory: nil),
+                outbox: try NotificationOutbox(directory: nil, channels: issueTrackMail, clock: OutboxClock(clock: company.clock, origin: epoch)),
+                platform: company)
+        }
+        let server = await MonitoringServer(system: system, configuration: configuration, issueTrack: office)
         try await system.start()
+        try await office?.start()
         var quiet = Logger(label: "sade.test-server")
         quiet.logLevel = .warning
         let (ports, portSink) = AsyncStream.makeStream(of: Int.self)
@@ -51,6 +65,7 @@ struct ServerHarness: Sendable {
         }
         await group.triggerGracefulShutdown()
         try await running.value
+        await office?.shutdown()
         await system.shutdown()
         try outcome.get()
     }
