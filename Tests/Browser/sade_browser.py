@@ -2,11 +2,14 @@
 against a running `sade serve --demo` (its URL in SADE_URL), screenshots into
 SADE_SCREENSHOTS, and direct API calls for setting the scene."""
 
+import datetime
 import json
 import os
 import tempfile
+import unittest
 import urllib.error
 import urllib.request
+import uuid
 
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
@@ -19,13 +22,16 @@ PASSWORD = "sade-demo"
 WAIT = float(os.environ.get("SADE_BROWSER_WAIT", "60"))
 
 
-def browser(width=1280, height=900):
+def browser(width=1280, height=900, autoplay=True):
     """A fresh headless Chromium (own profile, downloads into `driver.downloads`,
-    desktop notifications allowed)."""
+    desktop notifications allowed). With `autoplay=False` sound needs a user gesture
+    first, as in a real browser."""
     options = webdriver.ChromeOptions()
     options.binary_location = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
-                     f"--window-size={width},{height}", "--autoplay-policy=no-user-gesture-required"):
+    arguments = ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu", f"--window-size={width},{height}"]
+    if autoplay:
+        arguments.append("--autoplay-policy=no-user-gesture-required")
+    for argument in arguments:
         options.add_argument(argument)
     if width < 500:  # headless windows are at least 500 px wide: emulate the phone's screen
         options.add_experimental_option("mobileEmulation", {"deviceMetrics": {"width": width, "height": height, "pixelRatio": 2}})
@@ -133,3 +139,65 @@ def press(driver, selector, keys, message=None):
         except (StaleElementReferenceException, NoSuchElementException, ElementNotInteractableException):
             return False
     return wait(driver, attempt, message or f"{selector} can be used")
+
+
+class DashboardTestCase(unittest.TestCase):
+    """A test with a fresh desktop-sized browser in `self.driver`; it fails when the
+    browser console shows an error, except ones containing a substring of
+    `self.expected_console` (errors a test provokes on purpose)."""
+
+    def setUp(self):
+        self.driver = browser()
+        self.expected_console = ()
+
+    def tearDown(self):
+        errors = [e for e in console_errors(self.driver) if not any(x in e for x in self.expected_console)]
+        self.driver.quit()
+        self.assertEqual(errors, [], "the browser console shows no errors")
+
+    def use_phone(self, width=390, height=844):
+        """Swaps the browser for one of a phone's size."""
+        self.driver.quit()
+        self.driver = browser(width, height)
+
+
+def now():
+    """The time now as the API writes it (UTC, milliseconds)."""
+    return datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def unique(prefix):
+    """A name no other test run has used: `prefix-1a2b3c4d`."""
+    return f"{prefix}-{uuid.uuid4().hex[:8]}"
+
+
+def choose(driver, selector, value):
+    """Chooses the option with `value` in the select matching `selector`."""
+    from selenium.webdriver.support.ui import Select
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, f'{selector} option[value="{value}"]'), f"{selector} offers {value}")
+    Select(driver.find_element(By.CSS_SELECTOR, selector)).select_by_value(value)
+
+
+def fill(driver, fields):
+    """Types into the fields named by the keys' CSS selectors (clearing them first)."""
+    for selector, value in fields.items():
+        element = wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, selector), f"{selector} shows")[0]
+        element.clear()
+        element.send_keys(value)
+
+
+def no_sideways_scroll(driver):
+    """Whether the page fits the window's width."""
+    return driver.execute_script("return document.documentElement.scrollWidth <= window.innerWidth")
+
+
+def wearable_user(username, password=PASSWORD, name=None):
+    """Registers a thesis user through the thesis's API and returns its login token."""
+    body = {"username": username, "password": password}
+    if name:
+        body["name"] = name
+    status, answer = call("POST", "/Api/User/register", body)
+    assert status == 201, answer
+    status, answer = call("POST", "/Api/User/login", {"username": username, "password": password})
+    assert status == 200, answer
+    return answer["token"]

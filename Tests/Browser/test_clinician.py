@@ -5,13 +5,12 @@ import csv
 import datetime
 import glob
 import os
-import unittest
 import uuid
 
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-from sade_browser import BASE, attr, browser, click, press, call, console_errors, css, device_token, login, shot, text, token, wait
+from sade_browser import BASE, DashboardTestCase, attr, browser, click, press, call, css, device_token, login, shot, text, token, wait
 
 COVID_WARD = "covid-ward"
 
@@ -20,15 +19,7 @@ def now():
     return datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
-class ClinicianTests(unittest.TestCase):
-    def setUp(self):
-        self.driver = browser()
-        self.expected_console = ()  # substrings of console errors a test provokes on purpose
-
-    def tearDown(self):
-        errors = [e for e in console_errors(self.driver) if not any(x in e for x in self.expected_console)]
-        self.driver.quit()
-        self.assertEqual(errors, [], "the browser console shows no errors")
+class ClinicianTests(DashboardTestCase):
 
     def test_nurse_sees_only_her_sectors_patients_sorted_by_risk(self):
         login(self.driver, "nurse1")
@@ -137,9 +128,21 @@ class ClinicianTests(unittest.TestCase):
             "sessionStorage.setItem('sade.session', JSON.stringify(s)); location.reload();")
         wait(self.driver, lambda d: d.current_url.endswith("#/login") and css(d, "#login-form"), "an expired session is not used")
 
-    def test_phone_width_and_keyboard(self):
+    def test_the_alarm_tone_is_unlocked_by_the_first_click_or_key(self):
         self.driver.quit()
-        self.driver = browser(390, 844)
+        self.driver = browser(autoplay=False)  # as a real browser: no sound before a user gesture
+        self.driver.get(BASE + "/#/login")
+        wait(self.driver, lambda d: css(d, "#login-form"), "the login page shows")
+        state = "const done = arguments[0]; import('/assets/js/live.js').then(m => done(m.audioState()))"
+        self.assertEqual(self.driver.execute_async_script(state), "unavailable", "no audio before the user does anything")
+        login(self.driver, "nurse1")
+        wait(self.driver, lambda d: d.execute_async_script(state) == "running", "the first key press or click starts the audio")
+        self.driver.get(BASE + "/#/alerts")
+        click(self.driver, "#test-tone")
+        wait(self.driver, lambda d: d.execute_script("return document.body.dataset.lastTone"), "the tone plays")
+
+    def test_phone_width_and_keyboard(self):
+        self.use_phone()
         self.driver.get(BASE + "/#/login")
         wait(self.driver, lambda d: css(d, "#login-form"), "the login page shows")
         active = self.driver.switch_to.active_element

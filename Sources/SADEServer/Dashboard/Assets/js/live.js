@@ -100,18 +100,45 @@ function announce(alert) {
 }
 
 let audio = null;
+/** The page's one AudioContext, made on first use; null where Web Audio is missing. */
+function audioContext() {
+  if (!audio) { try { audio = new AudioContext(); } catch { return null; } }
+  return audio;
+}
+
+/** Whether the alarm tone can sound: running, suspended (no click or key yet), or unavailable. */
+export function audioState() { return audio ? audio.state : 'unavailable'; }
+
+// Browsers keep an AudioContext made without a user gesture suspended, and alarms come
+// from the event stream, never from a gesture: the first click or key press of the
+// session makes (or resumes) the context, so that later alarms really sound.
+function unlockAudio() {
+  const context = audioContext();
+  if (!context) return;
+  const done = () => {
+    if (context.state !== 'running') return;
+    window.removeEventListener('pointerdown', unlockAudio, true);
+    window.removeEventListener('keydown', unlockAudio, true);
+  };
+  if (context.state === 'suspended') context.resume().then(done, () => {}); else done();
+}
+window.addEventListener('pointerdown', unlockAudio, true);
+window.addEventListener('keydown', unlockAudio, true);
+
 /** Three short beeps (880 Hz), made with Web Audio: no sound file needed. */
 export function playAlarmTone() {
+  const context = audioContext();
+  if (!context) return;
   try {
-    audio = audio || new AudioContext();
-    const start = audio.currentTime;
+    if (context.state === 'suspended') context.resume().catch(() => {});  // works once the user has interacted
+    const start = context.currentTime;
     for (let i = 0; i < 3; i += 1) {
-      const tone = audio.createOscillator();
-      const gain = audio.createGain();
+      const tone = context.createOscillator();
+      const gain = context.createGain();
       tone.frequency.value = 880;
       gain.gain.setValueAtTime(0.2, start + i * 0.3);
       gain.gain.setValueAtTime(0, start + i * 0.3 + 0.18);
-      tone.connect(gain).connect(audio.destination);
+      tone.connect(gain).connect(context.destination);
       tone.start(start + i * 0.3);
       tone.stop(start + i * 0.3 + 0.2);
     }

@@ -27,7 +27,7 @@ export async function render(main) {
 
   main.replaceChildren(
     h('div', { class: 'toolbar' }, h('h1', { tabindex: -1 }, 'Alerts'), h('span', { role: 'group', 'aria-label': 'Show', class: 'toolbar' }, filters),
-      permission, h('button', { type: 'button', class: 'secondary', onclick: playAlarmTone }, 'Test alarm sound')),
+      permission, h('button', { type: 'button', class: 'secondary', id: 'test-tone', onclick: playAlarmTone }, 'Test alarm sound')),
     list);
 
   const reload = async () => { alerts = await api(v1('alerts?status=all')); draw(); };
