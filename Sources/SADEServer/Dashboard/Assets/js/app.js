@@ -6,13 +6,16 @@ import { session, onUnauthorized } from './api.js';
 import { connect, disconnect, onStateChange } from './live.js';
 import { h, replace, toast } from './ui.js';
 
+// Each route: the hash it matches (its groups are the page's parameters), the page
+// module in js/pages, and who may see it (`public`, or the roles). The NAV links show
+// to the roles listed. A new page is one line in each table.
 const ROUTES = [
   { pattern: /^#\/login$/, page: 'login', public: true },
   { pattern: /^#\/register$/, page: 'wearable-register', public: true },
   { pattern: /^#\/patients$/, page: 'patients', roles: ['admin', 'doctor', 'nurse'] },
   { pattern: /^#\/patients\/([^/]+)$/, page: 'monitor', roles: ['admin', 'doctor', 'nurse'] },
   { pattern: /^#\/alerts$/, page: 'alerts', roles: ['admin', 'doctor', 'nurse'] },
-  { pattern: /^#\/admin(?:\/([a-z-]+))?$/, page: 'admin', roles: ['admin'] },
+  { pattern: /^#\/admin(?:\/([a-z-]+)(?:\/([^/]+))?)?$/, page: 'admin', roles: ['admin'] },
   { pattern: /^#\/my-data$/, page: 'wearable-data', roles: ['patient', 'admin'] },
   { pattern: /^#\/map$/, page: 'wearable-map', roles: ['patient', 'admin'] },
 ];

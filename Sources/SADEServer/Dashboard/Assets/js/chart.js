@@ -82,7 +82,7 @@ function segments(buckets) {
 
 /** About `count` round tick values between low and high, never finer than the
  * value's own precision (`digits` decimals), and the decimals that label them apart. */
-function ticks(low, high, count, digits) {
+export function ticks(low, high, count, digits) {
   const raw = (high - low) / count;
   const magnitude = 10 ** Math.floor(Math.log10(raw));
   const step = Math.max([1, 2, 5, 10].map((m) => m * magnitude).find((s) => s >= raw) || raw, 10 ** -digits);

@@ -162,3 +162,45 @@ export async function busy(button, box, action) {
   showError(box, null);
   try { return await action(); } catch (error) { showError(box, error); return undefined; } finally { button.disabled = false; }
 }
+
+/** A check box with its label after it: check('On respirator', { name: 'respirator', checked: true }). */
+export function check(label, props = {}) {
+  const input = h('input', { type: 'checkbox', ...props });
+  return h('label', { class: 'check' }, input, ` ${label}`);
+}
+
+/** `<option>`s for a select: `items` are [value, label] pairs; `selected` is a value. */
+export function options(items, selected) {
+  return items.map(([value, label]) => h('option', { value, selected: value === selected }, label));
+}
+
+/**
+ * A button that asks before acting: a click shows "question [confirm] [Cancel]" in its
+ * place, with the focus on the confirming button; `action` runs on confirmation.
+ * Errors are toasted and the button comes back.
+ */
+export function confirmButton(label, { question, confirm, className = 'secondary', action, props = {} }) {
+  const holder = h('span', { class: 'confirm' });
+  const button = h('button', { type: 'button', class: className, ...props }, label);
+  const ask = () => {
+    const yes = h('button', { type: 'button', class: 'danger confirm-yes' }, confirm);
+    const no = h('button', { type: 'button', class: 'secondary confirm-no' }, 'Cancel');
+    no.addEventListener('click', () => { replace(holder, button); button.focus(); });
+    yes.addEventListener('click', async () => {
+      yes.disabled = true; no.disabled = true;
+      try { await action(); replace(holder, button); } catch (error) { toast(error.message, 'alarm'); replace(holder, button); button.focus(); }
+    });
+    replace(holder, h('span', { class: 'question' }, question), ' ', yes, ' ', no);
+    yes.focus();
+  };
+  button.addEventListener('click', ask);
+  holder.append(button);
+  return holder;
+}
+
+/** Whole-number thousands separators and a unit, or an en dash: "1,234 m". */
+export function amount(value, unit = '', digits = 0) {
+  if (value === undefined || value === null || Number.isNaN(value)) return '–';
+  const text = Number(value).toLocaleString([], { minimumFractionDigits: digits, maximumFractionDigits: digits });
+  return unit ? `${text} ${unit}` : text;
+}
