@@ -27,7 +27,13 @@ struct DashboardBrowserTests {
         #expect(result.status == 0, "browser suite failed:\n\(result.output)\n\(result.error.suffix(6000))")
         let ran = result.output.split(separator: "\n").first { $0.hasPrefix("Ran ") }
         #expect(ran != nil && ran?.hasPrefix("Ran 0 ") == false, "\(result.output.suffix(2000))")
-        for page in ["patients", "monitor", "alerts", "patients-phone"] {
+        let pages = [
+            "patients", "monitor", "alerts", "patients-phone",
+            "admin", "admin-staff", "admin-patients", "admin-patient", "admin-projects", "admin-project-data",
+            "admin-patients-phone", "admin-projects-phone",
+            "wearable-register", "wearable-data", "wearable-map", "wearable-data-phone", "wearable-map-phone",
+        ]
+        for page in pages {
             #expect(FileManager.default.fileExists(atPath: "\(screenshots)/\(page).png"), "a screenshot of \(page)")
         }
     }
