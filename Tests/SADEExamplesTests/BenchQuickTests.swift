@@ -16,8 +16,8 @@ struct BenchQuickTests {
         let ratio: Double?
     }
 
-    /// The suites `sade bench` runs without naming them (http-ingest needs a server, peers need PyPI).
-    static let suites = ["spawn", "pingpong", "ring", "bdi", "contractnet", "acl", "ingest", "tcp"]
+    /// The suites `sade bench` runs without naming them (peers need PyPI).
+    static let suites = ["spawn", "pingpong", "ring", "bdi", "contractnet", "acl", "ingest", "tcp", "http-ingest"]
 
     @Test("every suite prints finite positive figures, with a ratio wherever there is a baseline")
     func quickJSONHasEveryFigure() async throws {

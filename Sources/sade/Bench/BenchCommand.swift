@@ -10,8 +10,8 @@ struct BenchCommand: AsyncParsableCommand {
         discussion: """
             Each suite runs once to warm up, then several times; the median is printed with its spread \
             and the ratio to a baseline measured in the same run (value ÷ baseline). Suites: \
-            \(BenchSuites.all.map(\.name).joined(separator: ", ")) (http-ingest only when named, against \
-            a running 'sade serve'). See BENCHMARKS.md.
+            \(BenchSuites.all.map(\.name).joined(separator: ", ")) (http-ingest starts 'sade serve' as a \
+            second process). See BENCHMARKS.md.
             """
     )
 

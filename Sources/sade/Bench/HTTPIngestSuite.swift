@@ -1,12 +1,11 @@
 import Foundation
 
 /// `http-ingest`: batches of 100 observations POSTed by concurrent clients, each with
-/// a device token, to a `sade serve --demo` started as a second process. Run only when
-/// named (`--suite http-ingest`): it needs the whole server and its bcrypt logins.
+/// a device token, to a `sade serve --demo` started as a second process; then the alert
+/// latency while the same clients post at a paced 10,000 samples/s.
 struct HTTPIngestSuite: BenchSuite {
     let name = "http-ingest"
-    let workload = "batches of 100 samples POSTed to sade serve (second process) by 8 concurrent device clients"
-    var isOnDemand: Bool { true }
+    let workload = "batches of 100 samples POSTed to sade serve (second process) by 8 concurrent device clients; alert latency under load"
 
     /// Concurrent clients, one patient and device token each.
     static let clients = 8
@@ -24,9 +23,19 @@ struct HTTPIngestSuite: BenchSuite {
         let tokens = try await Self.deviceTokens(http, count: Self.clients)
         let batches = context.size(200, quick: 5)
         let rate = try await context.measure { try await Self.post(http, tokens: tokens, batchesPerClient: batches) }
+        let probes = context.size(60, quick: 2)
+        let alerts = try await Self.alertLatencies(http, tokens: tokens, probes: probes)
         server.terminate()
         _ = await server.finish()
-        return [context.figure("samples/s accepted (batches of 100)", rate["rate"], unit: "samples/s", target: "≥ 30,000")]
+        let latency = Percentiles(alerts.latencies)
+        let load = "at \(Int(Self.pacedRate).formatted()) samples/s"
+        return [
+            context.figure("samples/s accepted (batches of 100)", rate["rate"], unit: "samples/s", target: "≥ 30,000"),
+            context.figure("alert latency p50, posted to pushed, \(load)", BenchStatistic([latency.p50]), unit: "ms"),
+            context.figure("alert latency p99, posted to pushed, \(load)", BenchStatistic([latency.p99]), unit: "ms", target: "≤ 50"),
+            context.figure("alerts pushed of \(probes) probes", BenchStatistic([Double(probes - alerts.missed) / Double(probes) * 100]), unit: "%"),
+            context.figure("load achieved during the probes", BenchStatistic([alerts.load]), unit: "samples/s"),
+        ]
     }
 
     /// Logs in as the demo admin and issues a device token for each of the first `count` patients.

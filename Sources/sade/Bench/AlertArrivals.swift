@@ -1,0 +1,88 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+
+/// When the live event stream (`GET /api/v1/events`, Server-Sent Events) pushed the
+/// first `alert` of each patient, for the alert-latency probe: the stream is read by a
+/// task of its own, and callers wait for a patient's alert with a limit.
+actor AlertArrivals {
+    private var arrived: [String: ContinuousClock.Instant] = [:]
+    private var waiters: [String: CheckedContinuation<ContinuousClock.Instant?, Never>] = [:]
+    private var reader: Task<Void, Never>?
+
+    /// Opens the stream as the holder of `token` on `server` and starts reading it;
+    /// returns once the server has answered with the stream's head.
+    func open(server: String, token: String, client: HTTPClient) async throws {
+        var request = HTTPClientRequest(url: "\(server)/api/v1/events?access_token=\(token)")
+        request.headers.add(name: "Accept", value: "text/event-stream")
+        let response = try await client.execute(request, timeout: .hours(24))
+        guard response.status == .ok else { throw BenchError.unexpected("the event stream answered \(response.status)") }
+        reader = Task { [weak self] in
+            var lines = ServerSentEventLines()
+            do {
+                for try await chunk in response.body {
+                    for alert in lines.alerts(in: chunk) { await self?.record(alert, at: .now) }
+                }
+            } catch {}
+        }
+    }
+
+    /// Stops reading the stream.
+    func close() {
+        reader?.cancel()
+        for waiter in waiters.values { waiter.resume(returning: nil) }
+        waiters = [:]
+    }
+
+    /// When the first alert about `patient` arrived; waits for it up to `limit`.
+    func arrival(of patient: String, within limit: Duration) async -> ContinuousClock.Instant? {
+        if let known = arrived[patient] { return known }
+        let timeout = Task { [weak self] in
+            try? await Task.sleep(for: limit)
+            await self?.give(up: patient)
+        }
+        defer { timeout.cancel() }
+        return await withCheckedContinuation { waiters[patient] = $0 }
+    }
+
+    private func record(_ patient: String, at instant: ContinuousClock.Instant) {
+        guard arrived[patient] == nil else { return }
+        arrived[patient] = instant
+        waiters.removeValue(forKey: patient)?.resume(returning: instant)
+    }
+
+    private func give(up patient: String) {
+        waiters.removeValue(forKey: patient)?.resume(returning: nil)
+    }
+}
+
+/// Splits a Server-Sent Events byte stream into events and picks the patients of the
+/// `alert` events (their `data:` is a JSON object with `patient`).
+struct ServerSentEventLines {
+    private var pending = ""
+    private var event = ""
+    private var data = ""
+
+    /// The patients of the alert events completed by `chunk`.
+    mutating func alerts(in chunk: ByteBuffer) -> [String] {
+        pending += String(buffer: chunk)
+        var patients: [String] = []
+        while let end = pending.firstIndex(of: "\n") {
+            let line = String(pending[..<end])
+            pending.removeSubrange(...end)
+            if line.isEmpty {
+                if event == "alert", let object = try? JSONSerialization.jsonObject(with: Data(data.utf8)) as? [String: Any],
+                    let patient = object["patient"] as? String
+                {
+                    patients.append(patient)
+                }
+                (event, data) = ("", "")
+            } else if line.hasPrefix("event:") {
+                event = line.dropFirst(6).trimmingCharacters(in: .whitespaces)
+            } else if line.hasPrefix("data:") {
+                data += line.dropFirst(5).trimmingCharacters(in: .whitespaces)
+            }
+        }
+        return patients
+    }
+}

@@ -1,0 +1,94 @@
+import Foundation
+
+extension HTTPIngestSuite {
+    /// The paced background load while alert latency is measured.
+    static let pacedRate = 10_000.0
+
+    /// Alert latency under load: the clients post normal readings paced at
+    /// ``pacedRate`` samples/s while, one after the other, a deteriorating set of vital
+    /// signs is posted for a patient without an open episode (new patients, admitted to
+    /// the demo's COVID ward); the time from sending that POST to its `alert` event on
+    /// the admin's live stream is one latency (an upper bound of "accepted to pushed":
+    /// it includes the POST's own trip). Returns the latencies (ms), the
+    /// probes that got no alert within 10 s, and the load achieved (samples/s).
+    static func alertLatencies(
+        _ http: SimulatorHTTP, tokens: [(patient: String, token: String)], probes: Int
+    ) async throws -> (latencies: [Double], missed: Int, load: Double) {
+        let admin = try await MonitorEmulator.login(http, username: "admin", password: "sade-demo")
+        let run = UUID().uuidString.prefix(8).lowercased()
+        var patients: [String] = []
+        for index in 0..<probes {
+            let id = "bench-\(run)-\(index)"
+            let created = try await http.send(
+                .POST, "/api/v1/patients", token: admin, json: ["id": id, "name": "Bench \(index)", "sector": "covid-ward", "bed": "B\(index)"])
+            guard created.isSuccess else { throw BenchError.unexpected("patient \(id) not admitted: \(created.status) \(created.errorMessage)") }
+            patients.append(id)
+        }
+        let arrivals = AlertArrivals()
+        try await arrivals.open(server: http.server, token: admin, client: http.client)
+        let load = Task { try await pace(http, tokens: tokens) }
+        var latencies: [Double] = []
+        var missed = 0
+        for patient in patients {
+            let sent = ContinuousClock.now
+            let answer = try await http.send(.POST, "/api/v1/patients/\(patient)/observations", token: admin, json: deteriorated(at: Date()))
+            guard answer.isSuccess else { throw BenchError.unexpected("deteriorated readings refused: \(answer.status) \(answer.errorMessage)") }
+            if let arrival = await arrivals.arrival(of: patient, within: .seconds(10)) {
+                latencies.append((arrival - sent).seconds * 1000)
+            } else {
+                missed += 1
+            }
+        }
+        load.cancel()
+        let posted = try await load.value
+        await arrivals.close()
+        return (latencies, missed, posted)
+    }
+
+    /// Posts batches of 100 normal readings from every client, together
+    /// ``pacedRate`` samples/s, until cancelled; returns the rate achieved.
+    private static func pace(_ http: SimulatorHTTP, tokens: [(patient: String, token: String)]) async throws -> Double {
+        let interval = Duration.seconds(Double(tokens.count * 100) / pacedRate)
+        let start = ContinuousClock.now
+        let sent = try await withThrowingTaskGroup(of: Int.self) { group in
+            for (patient, token) in tokens {
+                group.addTask {
+                    var batches = 0
+                    var next = ContinuousClock.now
+                    while !Task.isCancelled {
+                        let answer: SimulatorHTTP.Answer
+                        do {
+                            answer = try await http.send(.POST, "/api/v1/patients/\(patient)/observations", token: token, json: normalBatch(at: Date()))
+                        } catch where Task.isCancelled {
+                            break
+                        }
+                        guard answer.isSuccess else { throw BenchError.unexpected("POST answered \(answer.status) \(answer.errorMessage)") }
+                        batches += 1
+                        next += interval
+                        if next > .now { try? await Task.sleep(until: next, clock: .continuous) }
+                    }
+                    return batches * 100
+                }
+            }
+            return try await group.reduce(0, +)
+        }
+        return Double(sent) / (ContinuousClock.now - start).seconds
+    }
+
+    /// 100 normal readings just before `now`.
+    static func normalBatch(at now: Date) -> [[String: Any]] {
+        let types: [(String, Double)] = [("heartRate", 72), ("oxygenSaturation", 97), ("respiratoryRate", 16), ("bodyTemperature", 36.8)]
+        return (0..<100).map { index in
+            let (type, value) = types[index % types.count]
+            return ["type": type, "value": value, "start": now.addingTimeInterval(Double(index) / 1000 - 1).formatted(.iso8601), "device": "bench"]
+        }
+    }
+
+    /// A full set of vital signs scoring NEWS2 high: one alert.
+    static func deteriorated(at now: Date) -> [[String: Any]] {
+        let start = now.formatted(.iso8601)
+        return [("respiratoryRate", 26.0), ("oxygenSaturation", 90), ("supplementalOxygen", 0), ("bloodPressureSystolic", 95),
+                ("heartRate", 125), ("consciousnessLevel", 0), ("bodyTemperature", 39.5)]
+            .map { ["type": $0.0, "value": $0.1, "start": start, "device": "bench-probe"] }
+    }
+}
