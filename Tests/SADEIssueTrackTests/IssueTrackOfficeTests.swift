@@ -45,7 +45,7 @@ struct IssueTrackOfficeTests {
         if case .busyWithUrgentIssue(let busy, .critical, _) = round.refusals["maria"] { #expect(busy == 1) } else {
             Testing.Issue.record("maria should refuse as busy with issue #1: \(round.refusals)")
         }
-        #expect(try await office.issue(id)?.assignee == "tony")
+        #expect(try await office.issue(id)?.issue.assignee == "tony")
         #expect(await office.round(of: id) == .finished(round))
         await office.shutdown()
     }

@@ -114,14 +114,17 @@ public actor IssueTrackOffice {
         return stored
     }
 
-    /// Every issue, by number.
-    public func issues() throws(IssueTrackError) -> [Issue] {
-        try store.company().issues
+    /// Every issue, by number, with its round. The rounds are read first: a round that
+    /// is over has already stored its assignment, so the two always agree.
+    public func issues() throws(IssueTrackError) -> [(issue: Issue, round: RoundState?)] {
+        let rounds = rounds
+        return try store.company().issues.map { ($0, $0.id.flatMap { rounds[$0] }) }
     }
 
-    /// The issue with this number, if any.
-    public func issue(_ id: Int64) throws(IssueTrackError) -> Issue? {
-        try store.issue(id)
+    /// The issue with this number, if any, with its round (read in the same order).
+    public func issue(_ id: Int64) throws(IssueTrackError) -> (issue: Issue, round: RoundState?)? {
+        let round = rounds[id]
+        return try store.issue(id).map { ($0, round) }
     }
 
     /// How the round of issue `id` went, if it ran since the office started.

@@ -12,7 +12,7 @@ struct DashboardBrowserTests {
 
     @Test("""
         the browser suite passes: a nurse's patients, the live monitor and charts, a live alert acknowledged, exports, phone \
-        width and keyboard, the admin pages and the wearable pages
+        width and keyboard, the admin pages, the wearable pages and the issue track
         """)
     func browserSuite() async throws {
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("sade-browser-\(UUID().uuidString)").path
@@ -20,6 +20,7 @@ struct DashboardBrowserTests {
         let (server, url) = try await ServeProcessTests.serve(["--demo", "--data", data])
         defer { server.terminate() }
         let screenshots = Self.repository.appendingPathComponent(".build/dashboard-screenshots").path
+        try? FileManager.default.removeItem(atPath: screenshots)  // only this run's screenshots count
         let suite = try SadeProcess(
             ["python3", Self.repository.appendingPathComponent("Tests/Browser/run_browser_tests.py").path, "--url", url, "--screenshots", screenshots],
             executable: URL(fileURLWithPath: "/usr/bin/env"))
@@ -32,6 +33,7 @@ struct DashboardBrowserTests {
             "admin", "admin-staff", "admin-patients", "admin-patient", "admin-projects", "admin-project-data",
             "admin-patients-phone", "admin-projects-phone",
             "wearable-register", "wearable-data", "wearable-map", "wearable-data-phone", "wearable-map-phone",
+            "issues", "issues-admin", "issues-phone",
         ]
         for page in pages {
             #expect(FileManager.default.fileExists(atPath: "\(screenshots)/\(page).png"), "a screenshot of \(page)")

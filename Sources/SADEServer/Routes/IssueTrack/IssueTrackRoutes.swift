@@ -43,11 +43,7 @@ extension MonitoringServer {
 
         api.get("issues") { _, context -> Response in
             let office = try issueTrackOffice(for: context)
-            var views: [IssueView] = []
-            for issue in try await office.issues().reversed() {
-                views.append(IssueView(issue, round: await office.round(of: issue.id ?? 0)))
-            }
-            return try JSONBody.response(views)
+            return try JSONBody.response(try await office.issues().reversed().map { IssueView($0.issue, round: $0.round) })
         }
 
         api.post("issues") { request, context -> Response in
@@ -60,8 +56,8 @@ extension MonitoringServer {
         api.get("issues/:id") { _, context -> Response in
             let office = try issueTrackOffice(for: context)
             let id = try issueNumber(context)
-            guard let issue = try await office.issue(id) else { throw APIError.notFound(IssueTrackError.unknownIssue(id).description) }
-            return try JSONBody.response(IssueView(issue, round: await office.round(of: id)))
+            guard let found = try await office.issue(id) else { throw APIError.notFound(IssueTrackError.unknownIssue(id).description) }
+            return try JSONBody.response(IssueView(found.issue, round: found.round))
         }
 
         api.post("issues/:id/resolution") { request, context -> Response in

@@ -15,6 +15,7 @@ const ROUTES = [
   { pattern: /^#\/patients$/, page: 'patients', roles: ['admin', 'doctor', 'nurse'] },
   { pattern: /^#\/patients\/([^/]+)$/, page: 'monitor', roles: ['admin', 'doctor', 'nurse'] },
   { pattern: /^#\/alerts$/, page: 'alerts', roles: ['admin', 'doctor', 'nurse'] },
+  { pattern: /^#\/issues$/, page: 'issues', roles: ['admin', 'doctor', 'nurse'] },
   { pattern: /^#\/admin(?:\/([a-z-]+)(?:\/([^/]+))?)?$/, page: 'admin', roles: ['admin'] },
   { pattern: /^#\/my-data$/, page: 'wearable-data', roles: ['patient', 'admin'] },
   { pattern: /^#\/map$/, page: 'wearable-map', roles: ['patient', 'admin'] },
@@ -23,6 +24,7 @@ const ROUTES = [
 const NAV = [
   { href: '#/patients', label: 'Patients', roles: ['admin', 'doctor', 'nurse'] },
   { href: '#/alerts', label: 'Alerts', roles: ['admin', 'doctor', 'nurse'], badge: 'alert-badge' },
+  { href: '#/issues', label: 'Issues', roles: ['admin', 'doctor', 'nurse'] },
   { href: '#/admin', label: 'Admin', roles: ['admin'] },
   { href: '#/my-data', label: 'My data', roles: ['patient'] },
   { href: '#/map', label: 'Map', roles: ['patient'] },
