@@ -99,6 +99,8 @@ struct ServeCommand: AsyncParsableCommand {
         }
         try await system.start()
         try await issueTrack.start()
+        let company = try await issueTrack.company()
+        say("issue track: \(company.employees.count) employee agent(s), \(company.services.count) service(s) on platform company")
         let group = ServiceGroup(
             configuration: .init(
                 services: [.init(service: MonitoringSystemService(system: system)), .init(service: application)],
