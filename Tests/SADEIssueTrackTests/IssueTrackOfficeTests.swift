@@ -149,6 +149,20 @@ struct IssueTrackOfficeTests {
         try await office.save(moved)
         #expect(office.platform.directory.search(ServiceTemplate(type: "plumbing")).isEmpty)
         #expect(office.platform.directory.search(ServiceTemplate(type: "front-end")).map(\.agent.localName).contains("ana"))
+        // Two saves of one employee at once run one after the other: both succeed, and the
+        // one agent publishes what the store says last, whichever came last.
+        var backEnd = ana
+        backEnd.services = ["back-end"]
+        async let first: Void = office.save(moved)
+        async let second: Void = office.save(backEnd)
+        _ = try await (first, second)
+        let last = try #require(try office.store.employee("ana")).services
+        let other = last == ["back-end"] ? "front-end" : "back-end"
+        #expect(office.platform.directory.search(ServiceTemplate(type: last[0])).filter { $0.agent.localName == "ana" }.count == 1)
+        #expect(!office.platform.directory.search(ServiceTemplate(type: other)).contains { $0.agent.localName == "ana" })
+        await #expect(throws: IssueTrackError.invalidEmployeeID("df")) {
+            try await office.save(Employee(id: "df", name: "Df", birthDate: Office.origin, email: "", phone: "", services: []))
+        }
         await #expect(throws: IssueTrackError.unknownService("nope")) {
             try await office.save(Employee(id: "bo", name: "Bo", birthDate: Office.origin, email: "", phone: "", services: ["nope"]))
         }

@@ -37,7 +37,7 @@ public struct HealthSample: Hashable, Sendable, Codable, Identifiable {
 
     /// Creates a sample; `end` defaults to `start`.
     public init(
-        id: UUID = UUID(), patient: PatientID, type: HealthType, value: Value, start: Date, end: Date? = nil,
+        id: UUID = .timeOrdered(), patient: PatientID, type: HealthType, value: Value, start: Date, end: Date? = nil,
         device: String? = nil, source: String? = nil, metadata: [String: String] = [:]
     ) {
         self.id = id
@@ -54,7 +54,7 @@ public struct HealthSample: Hashable, Sendable, Codable, Identifiable {
     /// A quantity sample.
     public static func quantity(
         _ type: QuantityType, _ value: Double, _ unit: HealthUnit? = nil, patient: PatientID, at start: Date, end: Date? = nil,
-        device: String? = nil, source: String? = nil, metadata: [String: String] = [:], id: UUID = UUID()
+        device: String? = nil, source: String? = nil, metadata: [String: String] = [:], id: UUID = .timeOrdered()
     ) -> HealthSample {
         HealthSample(
             id: id, patient: patient, type: .quantity(type), value: .quantity(HealthQuantity(value, unit ?? type.canonicalUnit)),
@@ -64,7 +64,7 @@ public struct HealthSample: Hashable, Sendable, Codable, Identifiable {
     /// A category sample.
     public static func category(
         _ type: CategoryType, _ value: Int, patient: PatientID, at start: Date, end: Date? = nil,
-        device: String? = nil, source: String? = nil, id: UUID = UUID()
+        device: String? = nil, source: String? = nil, id: UUID = .timeOrdered()
     ) -> HealthSample {
         HealthSample(id: id, patient: patient, type: .category(type), value: .category(value), start: start, end: end, device: device, source: source)
     }
@@ -72,7 +72,7 @@ public struct HealthSample: Hashable, Sendable, Codable, Identifiable {
     /// A blood-pressure correlation of a systolic and a diastolic sample (mmHg).
     public static func bloodPressure(
         systolic: Double, diastolic: Double, patient: PatientID, at start: Date, device: String? = nil, source: String? = nil,
-        id: UUID = UUID()
+        id: UUID = .timeOrdered()
     ) -> HealthSample {
         HealthSample(
             id: id, patient: patient, type: .correlation(.bloodPressure),

@@ -66,8 +66,11 @@ public final class SQLiteHealthStore: HealthStore, ClinicalRegistry {
     /// Foreign keys on (GRDB's default), a busy timeout for other processes on the
     /// same file; for the writer `synchronous = NORMAL`, which in WAL mode is safe
     /// against corruption and commits without waiting for the disk on every
-    /// transaction, and a 64 MiB page cache, so that a large batch updates the UUID and
-    /// time indexes in memory instead of re-reading their pages from the file.
+    /// transaction, a 64 MiB page cache, so that a large batch updates the UUID and
+    /// time indexes in memory instead of re-reading their pages from the file, and a
+    /// checkpoint every 10,000 WAL pages (40 MiB) instead of 1,000: ingest rewrites the
+    /// same index pages commit after commit, and a checkpoint copies each page once,
+    /// however often it changed, with one `fsync` (twice the ingest rate here).
     private static var configuration: Configuration {
         var configuration = Configuration()
         configuration.foreignKeysEnabled = true
@@ -75,7 +78,7 @@ public final class SQLiteHealthStore: HealthStore, ClinicalRegistry {
         configuration.label = "SADEHealth"
         configuration.prepareDatabase { db in
             if !db.configuration.readonly {
-                try db.execute(sql: "PRAGMA synchronous = NORMAL; PRAGMA cache_size = -65536")
+                try db.execute(sql: "PRAGMA synchronous = NORMAL; PRAGMA cache_size = -65536; PRAGMA wal_autocheckpoint = 10000")
             }
         }
         return configuration

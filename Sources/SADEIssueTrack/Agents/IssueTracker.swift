@@ -58,22 +58,41 @@ public struct IssueTracker: Sendable {
     /// Waits for the result of issue `id` to be reported to the agent that registered it;
     /// returns at once if it already was. Waits as long as it takes: bound it if needed.
     public func resolution(of id: Int64) async -> Resolution {
-        await resolutions.resolution(of: id)
+        await resolutions.resolution(of: id, within: nil)!
+    }
+
+    /// The result of issue `id` once reported, or `nil` if it is not reported within
+    /// `limit` (real time).
+    public func resolution(of id: Int64, within limit: Duration) async -> Resolution? {
+        await resolutions.resolution(of: id, within: limit)
     }
 }
 
 /// Resolutions received, and the callers waiting for one.
 actor ResolutionBoard {
     private var received: [Int64: Resolution] = [:]
-    private var waiters: [Int64: [CheckedContinuation<Resolution, Never>]] = [:]
+    private var waiters: [Int64: [UUID: CheckedContinuation<Resolution?, Never>]] = [:]
 
     func record(_ resolution: Resolution) {
         received[resolution.issue] = resolution
-        for waiter in waiters.removeValue(forKey: resolution.issue) ?? [] { waiter.resume(returning: resolution) }
+        for waiter in (waiters.removeValue(forKey: resolution.issue) ?? [:]).values { waiter.resume(returning: resolution) }
     }
 
-    func resolution(of id: Int64) async -> Resolution {
+    /// The resolution of `id`; waits for it, at most `limit` when one is given.
+    func resolution(of id: Int64, within limit: Duration?) async -> Resolution? {
         if let known = received[id] { return known }
-        return await withCheckedContinuation { waiters[id, default: []].append($0) }
+        let waiter = UUID()
+        let timeout = limit.map { limit in
+            Task {
+                try? await Task.sleep(for: limit)
+                self.giveUp(waiter, on: id)
+            }
+        }
+        defer { timeout?.cancel() }
+        return await withCheckedContinuation { waiters[id, default: [:]][waiter] = $0 }
+    }
+
+    private func giveUp(_ waiter: UUID, on id: Int64) {
+        waiters[id]?.removeValue(forKey: waiter)?.resume(returning: nil)
     }
 }

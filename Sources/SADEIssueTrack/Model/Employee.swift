@@ -4,7 +4,7 @@ import Foundation
 /// time, and the services they offer. Each employee is represented by an ``IssueAgent``.
 public struct Employee: Hashable, Sendable, Codable, Identifiable {
     /// A short unique id, also the name of the employee's agent, e.g. `tony`: letters,
-    /// digits, `-` and `_`.
+    /// digits, `-` and `_`; not `ams` or `df`.
     public var id: String
     /// The employee's name, e.g. `Tony Almeida`.
     public var name: String
@@ -30,8 +30,9 @@ public struct Employee: Hashable, Sendable, Codable, Identifiable {
     /// The first name, for stories: `Tony`.
     public var firstName: String { name.split(separator: " ").first.map(String.init) ?? name }
 
-    /// Whether `id` can name an employee and their agent.
+    /// Whether `id` can name an employee and their agent: not `ams` or `df`, the names of
+    /// a platform's own agents.
     public static func isValidID(_ id: String) -> Bool {
-        !id.isEmpty && id.count <= 64 && id.unicodeScalars.allSatisfy { $0.isASCII && (CharacterSet.alphanumerics.contains($0) || $0 == "-" || $0 == "_") }
+        !["ams", "df"].contains(id) && !id.isEmpty && id.count <= 64 && id.unicodeScalars.allSatisfy { $0.isASCII && (CharacterSet.alphanumerics.contains($0) || $0 == "-" || $0 == "_") }
     }
 }

@@ -3,7 +3,6 @@ import Logging
 import SADEACL
 import SADECore
 import SADENotification
-import Synchronization
 
 /// The issue track as a long-running service (inside `sade serve`): one ``IssueAgent``
 /// per employee in the company's store, all on one platform whose directory
@@ -32,6 +31,8 @@ public actor IssueTrackOffice {
     private var agents: [String: IssueAgent] = [:]
     private var rounds: [Int64: RoundState] = [:]
     private var runningRounds: [Int64: Task<Void, Never>] = [:]
+    private var reporting: Set<Int64> = []
+    private var lastSave: Task<IssueTrackError?, Never>?
 
     /// An office for the company in `store`, with agents on `platform`, e-mailing through
     /// `outbox` (started and stopped with the office); nothing runs until ``start()``.
@@ -45,12 +46,26 @@ public actor IssueTrackOffice {
     }
 
     /// Starts the outbox and an agent for every employee, connected unless recorded as
-    /// out of the office.
+    /// out of the office. An agent that cannot start is logged and left out; when the
+    /// store cannot be read, everything started is stopped again and the error thrown.
+    ///
+    /// Rounds do not survive a restart: an urgent issue whose round was interrupted
+    /// stays open until registered again.
     public func start() async throws(IssueTrackError) {
         await tracker.outbox.start()
-        let away = try store.disconnectedEmployees()
-        for employee in try store.company().employees {
-            try await startAgent(for: employee, connected: !away.contains(employee.id))
+        let employees: [Employee], away: Set<String>
+        do {
+            (employees, away) = (try store.company().employees, try store.disconnectedEmployees())
+        } catch {
+            await shutdown()
+            throw error
+        }
+        for employee in employees {
+            do {
+                try await startAgent(for: employee, connected: !away.contains(employee.id))
+            } catch {
+                logger.error("an employee's agent did not start", metadata: ["employee": "\(employee.id)", "error": "\(error)"])
+            }
         }
     }
 
@@ -80,11 +95,24 @@ public actor IssueTrackOffice {
     }
 
     /// Adds an employee and starts their agent, or replaces their data and restarts the
-    /// agent so that it publishes the services they offer now.
+    /// agent so that it publishes the services they offer now. Saves run one after the
+    /// other, so two of the same employee never race for the agent's name.
     public func save(_ employee: Employee) async throws(IssueTrackError) {
+        let previous = lastSave
+        let saving = Task { () async -> IssueTrackError? in
+            _ = await previous?.value
+            do throws(IssueTrackError) { try await self.replaceAgent(with: employee) } catch { return error }
+            return nil
+        }
+        lastSave = saving
+        if let error = await saving.value { throw error }
+    }
+
+    private func replaceAgent(with employee: Employee) async throws(IssueTrackError) {
         try store.save(employee)
-        guard let stored = try store.employee(employee.id) else { throw .unknownEmployee(employee.id) }
         if let running = agents.removeValue(forKey: employee.id) { await running.stop() }
+        // Read after the wait: a presence change or another save may have come meanwhile.
+        guard let stored = try store.employee(employee.id) else { throw .unknownEmployee(employee.id) }
         try await startAgent(for: stored, connected: !(try store.disconnectedEmployees().contains(employee.id)))
     }
 
@@ -144,13 +172,18 @@ public actor IssueTrackOffice {
     /// (``NotifyResultResolution``) and waits, up to `timeout`, until the reporter's
     /// agent has recorded it; returns the issue as stored then.
     ///
-    /// - Throws: ``IssueTrackError/unknownIssue(_:)``, ``IssueTrackError/notInProgress(_:)``.
+    /// - Throws: ``IssueTrackError/unknownIssue(_:)``, ``IssueTrackError/notInProgress(_:)``,
+    ///   ``IssueTrackError/resultPending(_:)`` while another report of it is on its way,
+    ///   ``IssueTrackError/resultNotRecorded(_:)`` when the reporter's agent did not
+    ///   record it in time.
     public func report(_ id: Int64, solved: Bool, note: String, timeout: Duration = .seconds(10)) async throws(IssueTrackError) -> Issue {
         guard let issue = try store.issue(id) else { throw .unknownIssue(id) }
+        guard !reporting.contains(id) else { throw .resultPending(id) }
         guard issue.status == .inProgress, let assignee = issue.assignee, let agent = agents[assignee] else { throw .notInProgress(id) }
+        reporting.insert(id)
+        defer { reporting.remove(id) }
         await agent.report(id, solved: solved, note: note)
-        let recorded = await Self.resolutionRecorded(id, tracker: tracker, within: timeout)
-        if !recorded { logger.warning("the result of an issue was not recorded in time", metadata: ["issue": "\(id)"]) }
+        guard await tracker.resolution(of: id, within: timeout) != nil else { throw .resultNotRecorded(id) }
         return try store.issue(id) ?? issue
     }
 
@@ -168,24 +201,6 @@ public actor IssueTrackOffice {
         }
         if !connected { await agent.setConnected(false) }
         agents[employee.id] = agent
-    }
-
-    /// Whether the reporter's agent records the result of issue `id` within `timeout`
-    /// (real time). The wait for a result that never comes stays behind, parked.
-    private static func resolutionRecorded(_ id: Int64, tracker: IssueTracker, within timeout: Duration) async -> Bool {
-        let waiter = Mutex<CheckedContinuation<Bool, Never>?>(nil)
-        return await withCheckedContinuation { continuation in
-            waiter.withLock { $0 = continuation }
-            let finish: @Sendable (Bool) -> Void = { recorded in waiter.withLock { $0.take()?.resume(returning: recorded) } }
-            Task {
-                _ = await tracker.resolution(of: id)
-                finish(true)
-            }
-            Task {
-                try? await Task.sleep(for: timeout)
-                finish(false)
-            }
-        }
     }
 
     private func finish(_ id: Int64, _ round: IssueRound) {

@@ -18,6 +18,10 @@ public enum IssueTrackError: Error, Hashable, Sendable, CustomStringConvertible 
     case notInProgress(Int64)
     /// The employee's agent could not start (e.g. its services could not be published).
     case agentNotStarted(String, reason: String)
+    /// A result for this issue is being reported already.
+    case resultPending(Int64)
+    /// The result was sent, but the reporter's agent did not record it in time.
+    case resultNotRecorded(Int64)
 
     /// A sentence saying what went wrong.
     public var description: String {
@@ -26,11 +30,13 @@ public enum IssueTrackError: Error, Hashable, Sendable, CustomStringConvertible 
         case .unknownEmployee(let id): "no employee has the id '\(id)'"
         case .unknownService(let name): "the company offers no service called '\(name)'; register it first"
         case .unknownIssue(let id): "there is no issue #\(id)"
-        case .invalidEmployeeID(let id): "'\(id)' cannot be an employee id: use letters, digits, '-' and '_' only"
+        case .invalidEmployeeID(let id): "'\(id)' cannot be an employee id: use letters, digits, '-' and '_' only, and not ams or df"
         case .notAReporter(let id): "\(id)'s agent has no company store and outbox (IssueTracker): it cannot register issues"
         case .noOpenOffer(let conversation): "no open offer in conversation '\(conversation)'"
         case .notInProgress(let id): "issue #\(id) is not in progress: nobody works on it"
         case .agentNotStarted(let id, let reason): "\(id)'s agent could not start: \(reason)"
+        case .resultPending(let id): "the result of issue #\(id) is being reported already"
+        case .resultNotRecorded(let id): "the result of issue #\(id) was sent, but its reporter's agent did not record it in time"
         }
     }
 }

@@ -12,7 +12,7 @@ final class RawSampleTable {
     /// Opens the database at `path` (its schema made by the store).
     init(path: String) throws {
         guard sqlite3_open(path, &connection) == SQLITE_OK else { throw BenchError.unexpected("cannot open \(path)") }
-        try execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA cache_size = -65536; PRAGMA foreign_keys = ON")
+        try execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA cache_size = -65536; PRAGMA wal_autocheckpoint = 10000; PRAGMA foreign_keys = ON")
         let sql = """
             INSERT INTO sample (change_number, uuid, patient, type, value, unit, original_value, start, "end",
                                 device, source, metadata, correlation)

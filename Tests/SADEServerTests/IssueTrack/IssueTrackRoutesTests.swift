@@ -112,7 +112,11 @@ struct IssueTrackRoutesTests {
             #expect(unknownService.status == .badRequest && unknownService.errorMessage?.contains("plumbing") == true)
             body = good
             body.reporter = "ghost"
-            #expect(try await post(body).status == .notFound)
+            let ghost = try await post(body)
+            #expect(ghost.status == .badRequest && ghost.errorMessage?.hasPrefix("reporter:") == true, "\(ghost.text)")
+            body = good
+            body.deadline = due.addingTimeInterval(400 * 365 * 86_400)
+            #expect(try await post(body).errorMessage?.hasPrefix("deadline:") == true)
             body = good
             body.priority = "urgent"
             let badPriority = try await post(body)
@@ -131,13 +135,20 @@ struct IssueTrackRoutesTests {
             #expect(try await harness.request(.get, "/api/v1/company", token: ward.device).status == .forbidden)
             let badID = try await harness.request(.put, "/api/v1/company/employees/bad%20id", token: ward.admin, json: EmployeeBody(id: "x", services: []))
             #expect(badID.status == .badRequest)
+            for reserved in ["df", "ams"] {
+                let taken = try await harness.request(.put, "/api/v1/company/employees/\(reserved)", token: ward.admin, json: EmployeeBody(id: reserved, services: []))
+                #expect(taken.status == .badRequest, "\(reserved): \(taken.text)")
+            }
+            var unborn = EmployeeBody(id: "zed", services: [])
+            unborn.birthDate = "2999-01-01T00:00:00Z"
+            #expect(try await harness.request(.put, "/api/v1/company/employees/zed", token: ward.admin, json: unborn).status == .badRequest)
             let byNurse = try await harness.request(.put, "/api/v1/company/employees/zed", token: ward.nurse1, json: EmployeeBody(id: "zed", services: []))
             #expect(byNurse.status == .forbidden)
             let noSuchService = try await harness.request(
                 .put, "/api/v1/company/employees/zed", token: ward.admin, json: EmployeeBody(id: "zed", services: ["nope"]))
             #expect(noSuchService.status == .badRequest)
-            let ghost = try await harness.request(.put, "/api/v1/company/employees/ghost/connection", token: ward.admin, json: ["connected": true])
-            #expect(ghost.status == .notFound)
+            let ghostEmployee = try await harness.request(.put, "/api/v1/company/employees/ghost/connection", token: ward.admin, json: ["connected": true])
+            #expect(ghostEmployee.status == .notFound)
         }
     }
 

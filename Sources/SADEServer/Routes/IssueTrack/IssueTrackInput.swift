@@ -10,8 +10,12 @@ struct IssueInput: Decodable {
     var service: String
     var reporter: String
 
-    /// The issue, once every field is checked (400 naming the field otherwise).
-    func issue() throws -> Issue {
+    /// The issue, once every field is checked (400 naming the field otherwise); the
+    /// deadline within a century of `now`.
+    func issue(now: Date) throws -> Issue {
+        guard abs(deadline.timeIntervalSince(now)) <= 100 * 365.25 * 86_400 else {
+            throw APIError.invalid("deadline: must be within a hundred years of today", code: "invalid-field")
+        }
         try TextField.check(title, "title", maxLength: 200)
         try TextField.check(description, "description", maxLength: 4000, mayBeEmpty: true)
         try TextField.check(service, "service", maxLength: 100)
@@ -37,6 +41,9 @@ struct EmployeeInput: Decodable {
             throw APIError.invalid("email: not an e-mail address", code: "invalid-field")
         }
         try TextField.check(phone, "phone", maxLength: 40, mayBeEmpty: true)
+        guard birthDate.timeIntervalSince1970 >= -5_000_000_000, birthDate <= Date() else {
+            throw APIError.invalid("birthDate: must be a date in the past", code: "invalid-field")
+        }
         guard services.count <= 50 else { throw APIError.invalid("services: at most 50", code: "invalid-field") }
         return Employee(id: id, name: name, birthDate: birthDate, email: email, phone: phone, services: services)
     }

@@ -49,7 +49,13 @@ extension MonitoringServer {
         api.post("issues") { request, context -> Response in
             let office = try issueTrackOffice(for: context)
             let input = try await JSONBody.decode(IssueInput.self, from: request, limit: configuration.maxBodyBytes)
-            let stored = try await office.register(try input.issue(), reporter: input.reporter)
+            let issue = try input.issue(now: system.now())
+            let stored: Issue
+            do {
+                stored = try await office.register(issue, reporter: input.reporter)
+            } catch IssueTrackError.unknownEmployee(let reporter) {
+                throw APIError.invalid("reporter: \(IssueTrackError.unknownEmployee(reporter))", code: "invalid-field")
+            }
             return try JSONBody.response(IssueView(stored, round: await office.round(of: stored.id ?? 0)), status: .accepted)
         }
 
@@ -101,7 +107,8 @@ extension APIError {
         switch error {
         case .unknownEmployee, .unknownIssue: self = .notFound(error.description)
         case .unknownService, .invalidEmployeeID: self = .invalid(error.description, code: "invalid-field")
-        case .notInProgress, .noOpenOffer, .notAReporter: self = .conflict(error.description)
+        case .notInProgress, .noOpenOffer, .notAReporter, .resultPending: self = .conflict(error.description)
+        case .resultNotRecorded: self = APIError(.serviceUnavailable, code: "result-not-recorded", message: error.description)
         case .storage, .agentNotStarted:
             self = APIError(.internalServerError, code: "internal", message: "the issue track could not store or start that")
         }

@@ -20,8 +20,14 @@ export async function render(main) {
   let timer = null;
   let gone = false;
 
+  // Only the latest reload is shown: an older one still on its way (a poll, say) must
+  // not bring back a list without the issue just registered.
+  let reloads = 0;
   const reload = async () => {
-    [company, issues] = await Promise.all([api(v1('company')), api(v1('issues'))]);
+    const reloading = ++reloads;
+    const [freshCompany, freshIssues] = await Promise.all([api(v1('company')), api(v1('issues'))]);
+    if (reloading !== reloads || gone) return;
+    [company, issues] = [freshCompany, freshIssues];
     draw();
   };
   // While a round runs, ask again every second: it ends within the agents' deadlines.
@@ -37,10 +43,11 @@ export async function render(main) {
 
   main.replaceChildren(
     h('h1', { tabindex: -1 }, 'Issue track'),
-    h('p', { class: 'muted' }, `${company.name}: each employee's agent publishes their services in the directory. `
+    h('p', { class: 'muted' }, `${company.name || 'The company'}: each employee's agent publishes their services in the directory. `
       + 'A critical issue, or a high one due within two days, is offered to the agents offering its service (Contract Net); '
       + 'when nobody takes it, everyone offering the service is e-mailed.'),
     h('div', { class: 'columns' }, registerForm(company, async (issue) => {
+      reloads++;  // whatever reload is on its way predates this issue
       issues.unshift(issue);
       draw();
       poll();
