@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
+import SADEIssueTrack
 import SADEMonitoring
 import SADENotification
 import SADEServer
@@ -98,8 +99,15 @@ struct ServeCommand: AsyncParsableCommand {
             say("dashboard: open http://\(host):\(port)/ in a browser")
         }
         try await system.start()
-        try await issueTrack.start()
-        let company = try await issueTrack.company()
+        let company: Company
+        do {
+            try await issueTrack.start()  // stops what it started if it fails
+            company = try await issueTrack.company()
+        } catch {
+            await issueTrack.shutdown()
+            await system.shutdown()
+            throw error
+        }
         say("issue track: \(company.employees.count) employee agent(s), \(company.services.count) service(s) on platform company")
         let group = ServiceGroup(
             configuration: .init(
