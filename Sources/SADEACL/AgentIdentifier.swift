@@ -22,14 +22,20 @@ public struct AgentIdentifier: Hashable, Codable, Sendable {
 
     /// The part of the name before `@`: the agent's name on its platform.
     public var localName: Substring {
-        guard let at = name.firstIndex(of: "@") else { return name[...] }
+        guard let at = atSign else { return name[...] }
         return name[..<at]
     }
 
     /// The part of the name after `@`, or `nil` when the name is local only.
     public var platform: Substring? {
-        guard let at = name.firstIndex(of: "@") else { return nil }
-        return name[name.index(after: at)...]
+        guard let at = atSign else { return nil }
+        return name[name.utf8.index(after: at)...]
+    }
+
+    /// Where the first `@` is. Searched in the UTF-8 bytes: every delivery asks, and
+    /// searching by `Character` (grapheme breaking) was a tenth of a message's cost.
+    private var atSign: String.Index? {
+        name.utf8.firstIndex(of: UInt8(ascii: "@"))
     }
 
     private enum CodingKeys: String, CodingKey { case name, addresses, resolvers }

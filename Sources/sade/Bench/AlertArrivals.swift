@@ -23,8 +23,19 @@ actor AlertArrivals {
                 for try await chunk in response.body {
                     for alert in lines.alerts(in: chunk) { await self?.record(alert, at: .now) }
                 }
-            } catch {}
+                await self?.streamEnded("the server closed it")
+            } catch {
+                await self?.streamEnded("\(error)")
+            }
         }
+    }
+
+    /// Why the stream ended, if it did before ``close()``.
+    private(set) var ended: String?
+
+    private func streamEnded(_ reason: String) {
+        guard reader?.isCancelled == false else { return }
+        ended = reason
     }
 
     /// Stops reading the stream.

@@ -21,10 +21,12 @@ struct HTTPIngestSuite: BenchSuite {
         }
         let http = SimulatorHTTP(server: String(url), client: .shared)
         let tokens = try await Self.deviceTokens(http, count: Self.clients)
+        // Latency first, while the pipeline has no backlog: the throughput runs below
+        // accept samples faster than the agents evaluate them.
+        let probes = context.size(40, quick: 2)
+        let alerts = try await Self.alertLatencies(http, tokens: tokens, probes: probes)
         let batches = context.size(200, quick: 5)
         let rate = try await context.measure { try await Self.post(http, tokens: tokens, batchesPerClient: batches) }
-        let probes = context.size(60, quick: 2)
-        let alerts = try await Self.alertLatencies(http, tokens: tokens, probes: probes)
         server.terminate()
         _ = await server.finish()
         let latency = Percentiles(alerts.latencies)
