@@ -6,7 +6,8 @@ import SADEHealth
 /// in the health store, and the anchors to persist once they have been evaluated.
 ///
 /// Travels as the JSON content of a FIPA-ACL `inform` (language `json`, ontology
-/// `sade-monitoring-batch`); the AnomaliesAgent answers `confirm` with the batch's id
+/// `sade-monitoring-batch`; the batch's `Codable` form, written and read by
+/// `SampleBatchJSON`); the AnomaliesAgent answers `confirm` with the batch's id
 /// when it has evaluated it. The samples are in the content rather than referenced so
 /// that the AnomaliesAgent needs no store access to evaluate them and the message is
 /// the complete record of what was handed over.
@@ -32,7 +33,7 @@ public struct SampleBatch: Hashable, Sendable, Codable, Identifiable {
 
     /// An `inform` carrying the batch to `receiver`.
     public func inform(_ receiver: AgentIdentifier) throws -> ACLMessage {
-        let content = String(decoding: try JSONEncoder().encode(self), as: UTF8.self)
+        let content = try SampleBatchJSON.encode(self)
         var message = ACLMessage(.inform, receivers: [receiver], content: content, language: Self.aclLanguage, ontology: Self.aclOntology)
         message.conversationID = "batch-\(id.uuidString.lowercased())"
         return message
@@ -44,7 +45,7 @@ public struct SampleBatch: Hashable, Sendable, Codable, Identifiable {
     public init(message: ACLMessage) throws(HealthError) {
         guard let content = message.content else { throw .invalidValue(field: "content", reason: "the message has no content") }
         do {
-            self = try JSONDecoder().decode(SampleBatch.self, from: Data(content.utf8))
+            self = try SampleBatchJSON.decode(content)
         } catch {
             throw .invalidValue(field: "content", reason: "not a sample batch in JSON: \(error)")
         }
