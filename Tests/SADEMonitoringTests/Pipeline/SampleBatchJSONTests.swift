@@ -46,12 +46,12 @@ struct SampleBatchJSONTests {
     func malformed() throws {
         let good = try SampleBatchJSON.encode(Self.batch)
         let cases: [(String, String)] = [
-            ("", "not JSON"), ("[]", "batch"), (#"{"id": "x", "anchors": {}, "samples": []}"#, "id"),
+            ("", "expected an object"), ("[]", "expected an object"), (#"{"id": "x", "anchors": {}, "samples": []}"#, "id"),
             (good.replacingOccurrences(of: #""heartRate""#, with: #""pulse""#), "type"),
             (good.replacingOccurrences(of: #""count/min""#, with: #""furlongs""#), "unit"),
             (good.replacingOccurrences(of: #""_0":0"#, with: #""_0":0.5"#), "category"),
             (good.replacingOccurrences(of: #"{"quantity""#, with: #"{"volume""#), "unknown case"),
-            (String(good.dropLast(3)), "not JSON"),
+            (String(good.dropLast(3)), "expected"),
         ]
         for (content, place) in cases {
             let message = ACLMessage(.inform, content: content, ontology: SampleBatch.aclOntology)
@@ -63,8 +63,24 @@ struct SampleBatchJSONTests {
                 #expect(error.description.contains(place), "\(error.description) should name \(place)")
             }
         }
+        // Every cut of a good document is refused, none crashes.
+        for length in stride(from: 0, to: good.utf8.count - 1, by: 7) {
+            #expect(throws: SampleBatchJSON.Malformed.self) { try SampleBatchJSON.decode(String(decoding: good.utf8.prefix(length), as: UTF8.self)) }
+        }
+        // Nesting is bounded: no stack exhaustion on a hostile document.
+        #expect(throws: SampleBatchJSON.Malformed.self) {
+            try SampleBatchJSON.decode(#"{"x":"# + String(repeating: "[", count: 100_000))
+        }
         var infinite = Self.batch
         infinite.samples = [.quantity(.heartRate, .infinity, patient: "p", at: Self.start)]
         #expect(throws: SampleBatchJSON.Malformed.self) { try SampleBatchJSON.encode(infinite) }
+    }
+
+    @Test("JSON escapes other writers use are read: \\u with surrogate pairs, \\/, unknown members skipped")
+    func escapesAndUnknownMembers() throws {
+        let text = #"{"id":"0192F0A4-7B1C-7C3D-8E4F-5A6B7C8D9E0F","extra":[true,null,{"a":-1.5e3}],"anchors":{},"samples":[{"id":"0192F0A4-7B1C-7C3D-8E4F-5A6B7C8D9E10","patient":"caf\u00e9 \ud83d\ude00 a\/b","type":"heartRate","value":{"quantity":{"_0":{"value":72,"unit":"count\/min"}}},"start":0,"end":0.5,"metadata":{}}]}"#
+        let batch = try SampleBatchJSON.decode(text)
+        #expect(batch.samples.first?.patient.rawValue == "café 😀 a/b")
+        #expect(batch.samples.first?.end == Date(timeIntervalSinceReferenceDate: 0.5))
     }
 }

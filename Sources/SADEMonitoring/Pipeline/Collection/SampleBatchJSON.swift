@@ -137,105 +137,130 @@ enum SampleBatchJSON {
 
     /// The batch in `text`, or what is wrong with it (naming the place).
     static func decode(_ text: String) throws(Malformed) -> SampleBatch {
-        let root: Any
+        var cursor = JSONCursor(text)
+        var id: UUID?, samples: [HealthSample]?, anchors: [String: HealthAnchor]?
         do {
-            root = try JSONSerialization.jsonObject(with: Data(text.utf8))
+            try cursor.object { cursor, key throws(JSONCursor.Failure) in
+                switch key {
+                case "id": id = UUID(uuidString: try cursor.string())
+                case "samples": samples = try sampleList(&cursor, "samples")
+                case "anchors":
+                    var read: [String: HealthAnchor] = [:]
+                    try cursor.object { cursor, type throws(JSONCursor.Failure) in
+                        try cursor.object { cursor, field throws(JSONCursor.Failure) in
+                            guard field == "rawValue" else { return try cursor.skipValue() }
+                            read[type] = HealthAnchor(rawValue: try whole(&cursor, "anchors.\(type).rawValue"))
+                        }
+                    }
+                    anchors = read
+                default: try cursor.skipValue()
+                }
+            }
+            try cursor.expectEnd()
         } catch {
-            throw Malformed(description: "not JSON: \(error)")
+            throw Malformed(description: error.description)
         }
-        let batch = try object(root, "batch")
-        var anchors: [String: HealthAnchor] = [:]
-        for (type, anchor) in try object(batch["anchors"], "anchors") {
-            anchors[type] = HealthAnchor(rawValue: try integer(try object(anchor, "anchors.\(type)")["rawValue"], "anchors.\(type).rawValue"))
-        }
-        return SampleBatch(id: try uuid(batch["id"], "id"), samples: try samples(batch["samples"], "samples"), anchors: anchors)
+        guard let id else { throw Malformed(description: "id: missing or not a UUID") }
+        guard let samples, let anchors else { throw Malformed(description: "batch: samples or anchors missing") }
+        return SampleBatch(id: id, samples: samples, anchors: anchors)
     }
 
-    private static func samples(_ any: Any?, _ path: String) throws(Malformed) -> [HealthSample] {
-        guard let array = any as? [Any] else { throw Malformed(description: "\(path): not an array") }
+    private static func sampleList(_ cursor: inout JSONCursor, _ path: String) throws(JSONCursor.Failure) -> [HealthSample] {
         var samples: [HealthSample] = []
-        samples.reserveCapacity(array.count)
-        for (index, element) in array.enumerated() { samples.append(try sample(element, "\(path)[\(index)]")) }
+        try cursor.array { cursor throws(JSONCursor.Failure) in samples.append(try sample(&cursor, "\(path)[\(samples.count)]")) }
         return samples
     }
 
-    private static func sample(_ any: Any?, _ path: String) throws(Malformed) -> HealthSample {
-        let fields = try object(any, path)
-        let type: HealthType
-        do { type = try HealthType(identifier: try text(fields["type"], "\(path).type")) } catch let error as Malformed { throw error } catch {
-            throw Malformed(description: "\(path).type: \(error)")
+    private static func sample(_ cursor: inout JSONCursor, _ path: String) throws(JSONCursor.Failure) -> HealthSample {
+        var id: UUID?, patient: String?, type: HealthType?, value: HealthSample.Value?, start: Double?, end: Double?
+        var device: String?, source: String?, metadata: [String: String]?
+        try cursor.object { cursor, key throws(JSONCursor.Failure) in
+            switch key {
+            case "id": id = UUID(uuidString: try cursor.string())
+            case "patient": patient = try cursor.string()
+            case "type":
+                let name = try cursor.string()
+                do { type = try HealthType(identifier: name) } catch { throw JSONCursor.Failure(description: "\(path).type: \(error)") }
+            case "value": value = try self.value(&cursor, "\(path).value")
+            case "start": start = try cursor.number()
+            case "end": end = try cursor.number()
+            case "device": device = cursor.null() ? nil : try cursor.string()
+            case "source": source = cursor.null() ? nil : try cursor.string()
+            case "metadata":
+                var read: [String: String] = [:]
+                try cursor.object { cursor, name throws(JSONCursor.Failure) in read[name] = try cursor.string() }
+                metadata = read
+            default: try cursor.skipValue()
+            }
         }
-        var metadata: [String: String] = [:]
-        for (key, value) in try object(fields["metadata"], "\(path).metadata") { metadata[key] = try text(value, "\(path).metadata.\(key)") }
+        guard let id, let patient, let type, let value, let start, let end, let metadata else {
+            throw JSONCursor.Failure(description: "\(path): a field is missing or has the wrong kind")
+        }
         return HealthSample(
-            id: try uuid(fields["id"], "\(path).id"), patient: PatientID(rawValue: try text(fields["patient"], "\(path).patient")),
-            type: type, value: try value(fields["value"], "\(path).value"),
-            start: Date(timeIntervalSinceReferenceDate: try double(fields["start"], "\(path).start")),
-            end: Date(timeIntervalSinceReferenceDate: try double(fields["end"], "\(path).end")),
-            device: try fields["device"].map { value throws(Malformed) in try text(value, "\(path).device") },
-            source: try fields["source"].map { value throws(Malformed) in try text(value, "\(path).source") },
-            metadata: metadata)
+            id: id, patient: PatientID(rawValue: patient), type: type, value: value,
+            start: Date(timeIntervalSinceReferenceDate: start), end: Date(timeIntervalSinceReferenceDate: end),
+            device: device, source: source, metadata: metadata)
     }
 
-    private static func value(_ any: Any?, _ path: String) throws(Malformed) -> HealthSample.Value {
-        let wrapper = try object(any, path)
-        guard wrapper.count == 1, let (kind, payload) = wrapper.first else { throw Malformed(description: "\(path): not one case") }
-        let inner = try object(payload, "\(path).\(kind)")["_0"]
-        switch kind {
-        case "quantity":
-            let quantity = try object(inner, "\(path).quantity._0")
-            let symbol = try text(quantity["unit"], "\(path).quantity._0.unit")
-            do {
-                return .quantity(HealthQuantity(try double(quantity["value"], "\(path).quantity._0.value"), try HealthUnit(parsing: symbol)))
-            } catch let error as Malformed { throw error } catch {
-                throw Malformed(description: "\(path).quantity._0.unit: \(error)")
+    /// `{"case":{"_0":…}}`.
+    private static func value(_ cursor: inout JSONCursor, _ path: String) throws(JSONCursor.Failure) -> HealthSample.Value {
+        var value: HealthSample.Value?
+        try cursor.object { cursor, kind throws(JSONCursor.Failure) in
+            guard value == nil else { throw JSONCursor.Failure(description: "\(path): more than one case") }
+            try cursor.object { cursor, field throws(JSONCursor.Failure) in
+                guard field == "_0" else { return try cursor.skipValue() }
+                switch kind {
+                case "quantity": value = try quantity(&cursor, "\(path).quantity._0")
+                case "category": value = .category(Int(try whole(&cursor, "\(path).category._0")))
+                case "correlation": value = .correlation(try sampleList(&cursor, "\(path).correlation._0"))
+                case "electrocardiogram": value = .electrocardiogram(try electrocardiogram(&cursor, "\(path).electrocardiogram._0"))
+                default: throw JSONCursor.Failure(description: "\(path): unknown case '\(kind)'")
+                }
             }
-        case "category":
-            return .category(Int(try integer(inner, "\(path).category._0")))
-        case "correlation":
-            return .correlation(try samples(inner, "\(path).correlation._0"))
-        case "electrocardiogram":
-            let ecg = try object(inner, "\(path).electrocardiogram._0")
-            guard let voltages = ecg["voltages"] as? [Any] else { throw Malformed(description: "\(path).electrocardiogram._0.voltages: not an array") }
-            let unit: HealthUnit
-            do { unit = try HealthUnit(parsing: try text(ecg["unit"], "\(path).electrocardiogram._0.unit")) } catch let error as Malformed { throw error } catch {
-                throw Malformed(description: "\(path).electrocardiogram._0.unit: \(error)")
-            }
-            var values: [Double] = []
-            values.reserveCapacity(voltages.count)
-            for (index, voltage) in voltages.enumerated() { values.append(try double(voltage, "\(path).electrocardiogram._0.voltages[\(index)]")) }
-            return .electrocardiogram(Electrocardiogram(
-                samplingFrequency: try double(ecg["samplingFrequency"], "\(path).electrocardiogram._0.samplingFrequency"),
-                lead: try text(ecg["lead"], "\(path).electrocardiogram._0.lead"), voltages: values, unit: unit,
-                averageHeartRate: try ecg["averageHeartRate"].map { value throws(Malformed) in try double(value, "\(path).electrocardiogram._0.averageHeartRate") }))
-        default:
-            throw Malformed(description: "\(path): unknown case '\(kind)'")
         }
+        guard let value else { throw JSONCursor.Failure(description: "\(path): no case") }
+        return value
     }
 
-    private static func object(_ any: Any?, _ path: String) throws(Malformed) -> [String: Any] {
-        guard let object = any as? [String: Any] else { throw Malformed(description: "\(path): not an object") }
-        return object
+    private static func quantity(_ cursor: inout JSONCursor, _ path: String) throws(JSONCursor.Failure) -> HealthSample.Value {
+        var number: Double?, unit: HealthUnit?
+        try cursor.object { cursor, field throws(JSONCursor.Failure) in
+            switch field {
+            case "value": number = try cursor.number()
+            case "unit": unit = try self.unit(&cursor, "\(path).unit")
+            default: try cursor.skipValue()
+            }
+        }
+        guard let number, let unit else { throw JSONCursor.Failure(description: "\(path): value or unit missing") }
+        return .quantity(HealthQuantity(number, unit))
     }
 
-    private static func text(_ any: Any?, _ path: String) throws(Malformed) -> String {
-        guard let text = any as? String else { throw Malformed(description: "\(path): not a string") }
-        return text
+    private static func electrocardiogram(_ cursor: inout JSONCursor, _ path: String) throws(JSONCursor.Failure) -> Electrocardiogram {
+        var frequency: Double?, lead: String?, voltages: [Double]?, unit: HealthUnit?, rate: Double?
+        try cursor.object { cursor, field throws(JSONCursor.Failure) in
+            switch field {
+            case "samplingFrequency": frequency = try cursor.number()
+            case "lead": lead = try cursor.string()
+            case "voltages":
+                var read: [Double] = []
+                try cursor.array { cursor throws(JSONCursor.Failure) in read.append(try cursor.number()) }
+                voltages = read
+            case "unit": unit = try self.unit(&cursor, "\(path).unit")
+            case "averageHeartRate": rate = cursor.null() ? nil : try cursor.number()
+            default: try cursor.skipValue()
+            }
+        }
+        guard let frequency, let lead, let voltages, let unit else { throw JSONCursor.Failure(description: "\(path): a field is missing") }
+        return Electrocardiogram(samplingFrequency: frequency, lead: lead, voltages: voltages, unit: unit, averageHeartRate: rate)
     }
 
-    private static func double(_ any: Any?, _ path: String) throws(Malformed) -> Double {
-        guard let number = any as? NSNumber else { throw Malformed(description: "\(path): not a number") }
-        return number.doubleValue
+    private static func unit(_ cursor: inout JSONCursor, _ path: String) throws(JSONCursor.Failure) -> HealthUnit {
+        let symbol = try cursor.string()
+        do { return try HealthUnit(parsing: symbol) } catch { throw JSONCursor.Failure(description: "\(path): \(error)") }
     }
 
-    private static func integer(_ any: Any?, _ path: String) throws(Malformed) -> Int64 {
-        let value = try double(any, path)
-        guard let whole = Int64(exactly: value) else { throw Malformed(description: "\(path): not a whole number") }
-        return (any as? NSNumber)?.int64Value ?? whole
-    }
-
-    private static func uuid(_ any: Any?, _ path: String) throws(Malformed) -> UUID {
-        guard let id = UUID(uuidString: try text(any, path)) else { throw Malformed(description: "\(path): not a UUID") }
-        return id
+    private static func whole(_ cursor: inout JSONCursor, _ path: String) throws(JSONCursor.Failure) -> Int64 {
+        guard let whole = Int64(exactly: try cursor.number()) else { throw JSONCursor.Failure(description: "\(path): not a whole number") }
+        return whole
     }
 }
