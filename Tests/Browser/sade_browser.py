@@ -5,6 +5,7 @@ SADE_SCREENSHOTS, and direct API calls for setting the scene."""
 import datetime
 import json
 import os
+import shutil
 import tempfile
 import unittest
 import urllib.error
@@ -152,13 +153,19 @@ class DashboardTestCase(unittest.TestCase):
 
     def tearDown(self):
         errors = [e for e in console_errors(self.driver) if not any(x in e for x in self.expected_console)]
-        self.driver.quit()
+        quit_browser(self.driver)
         self.assertEqual(errors, [], "the browser console shows no errors")
 
     def use_phone(self, width=390, height=844):
         """Swaps the browser for one of a phone's size."""
-        self.driver.quit()
+        quit_browser(self.driver)
         self.driver = browser(width, height)
+
+
+def quit_browser(driver):
+    """Closes the browser and removes its downloads folder."""
+    driver.quit()
+    shutil.rmtree(driver.downloads, ignore_errors=True)
 
 
 def now():

@@ -166,6 +166,8 @@ class AdminTests(DashboardTestCase):
         wait(self.driver, toast_says(f"{walker} is now in {name}"), "the user is assigned")
         status, answer = call("POST", "/Api/User/login", {"username": walker, "password": "sade-demo"})
         self.assertEqual(answer["projectId"], int(project), "the server moved the user to the project")
+        wait(self.driver, lambda d: text(d, f'#projects tr[data-project="{project}"] .project-members') == "Wanda Walker",
+             "the project lists its member")
         shot(self.driver, "admin-projects")
 
         click(self.driver, f'#projects tr[data-project="{project}"] a.project-data-link')

@@ -10,7 +10,7 @@ import uuid
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-from sade_browser import BASE, DashboardTestCase, attr, browser, click, press, call, css, device_token, login, shot, text, token, wait
+from sade_browser import BASE, DashboardTestCase, attr, browser, quit_browser, click, press, call, css, device_token, login, shot, text, token, wait
 
 COVID_WARD = "covid-ward"
 
@@ -129,7 +129,7 @@ class ClinicianTests(DashboardTestCase):
         wait(self.driver, lambda d: d.current_url.endswith("#/login") and css(d, "#login-form"), "an expired session is not used")
 
     def test_the_alarm_tone_is_unlocked_by_the_first_click_or_key(self):
-        self.driver.quit()
+        quit_browser(self.driver)
         self.driver = browser(autoplay=False)  # as a real browser: no sound before a user gesture
         self.driver.get(BASE + "/#/login")
         wait(self.driver, lambda d: css(d, "#login-form"), "the login page shows")

@@ -11,6 +11,8 @@ struct AccountView: Codable, Sendable {
     let email: String?
     let staffID: String?
     let patientID: String?
+    /// The wearable thesis's project the user works in (0: "No Project").
+    let projectId: Int
 
     init(_ account: UserAccount) {
         id = account.id
@@ -20,6 +22,7 @@ struct AccountView: Codable, Sendable {
         email = account.email
         staffID = account.staffID
         patientID = account.patientID?.rawValue
+        projectId = account.projectID
     }
 }
 

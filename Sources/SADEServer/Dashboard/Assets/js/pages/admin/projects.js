@@ -13,8 +13,8 @@ export async function render(container) {
     h('h2', { id: 'projects-heading' }, 'Wearable projects'),
     h('p', { class: 'muted' }, 'Users of the watch and ESP32 apps register into "No Project"; assign them to a study here.'),
     h('table', { class: 'responsive', id: 'projects', 'aria-labelledby': 'projects-heading' },
-      h('thead', {}, h('tr', {}, ['Project', 'Description', 'Started', 'Created by', 'Data'].map((c) => h('th', { scope: 'col' }, c)))), body),
-    h('div', { class: 'columns' }, newProjectForm(() => load()), assignForm(users, projectChoice)),
+      h('thead', {}, h('tr', {}, ['Project', 'Description', 'Started', 'Created by', 'Members', 'Data'].map((c) => h('th', { scope: 'col' }, c)))), body),
+    h('div', { class: 'columns' }, newProjectForm(() => load()), assignForm(users, projectChoice, () => load())),
     users);
 
   async function load() {
@@ -25,12 +25,19 @@ export async function render(container) {
       h('td', { 'data-label': 'Description' }, p.description || '–'),
       h('td', { 'data-label': 'Started' }, when(p.startTime)),
       h('td', { 'data-label': 'Created by' }, p.adminId ? names[p.adminId] || p.adminId : '–'),
+      h('td', { 'data-label': 'Members', class: 'project-members' }, members(accounts, p.id)),
       h('td', { 'data-label': 'Data' }, h('a', { href: `#/admin/projects/${seg(p.id)}`, class: 'project-data-link', 'aria-label': `Data of ${p.name}` }, 'View data')))));
     const chosen = projectChoice.value;
     replace(projectChoice, options(projects.map((p) => [String(p.id), `${p.name} (#${p.id})`]), chosen || String(projects.at(-1)?.id ?? '')));
     replace(users, accounts.filter((a) => a.role === 'patient' || a.role === 'admin').map((a) => h('option', { value: a.username }, a.name)));
   }
   await load();
+}
+
+/** The users working in project `id`, by name. */
+function members(accounts, id) {
+  const names = accounts.filter((a) => a.projectId === id && (a.role === 'patient' || a.role === 'admin')).map((a) => a.name);
+  return names.length ? names.join(', ') : '–';
 }
 
 function newProjectForm(saved) {
@@ -53,7 +60,7 @@ function newProjectForm(saved) {
   return form;
 }
 
-function assignForm(users, projectChoice) {
+function assignForm(users, projectChoice, assigned) {
   const username = h('input', { name: 'assign-username', required: true, list: users.id, autocomplete: 'off' });
   const submit = h('button', { type: 'submit', id: 'assign-user' }, 'Assign');
   const error = errorBox();
@@ -70,6 +77,7 @@ function assignForm(users, projectChoice) {
     if (!done) return;
     toast(`${who} is now in ${project}.`);
     username.value = '';
+    await assigned();
   });
   return form;
 }
