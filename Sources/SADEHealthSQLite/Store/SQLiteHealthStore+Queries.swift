@@ -35,7 +35,7 @@ extension SQLiteHealthStore {
         if let limit, limit < 1 { throw .invalidValue(field: "limit", reason: "must be at least 1") }
         return try await read { db in
             let policy = AccessPolicy(principal, grants: try AccessGrantRows.fetch(of: principal, db))
-            var filter = try SampleFilter(type, patient: patient, policy: policy)
+            var filter = try SampleFilter(type, patient: patient, policy: policy, byChangeNumber: true)
             let last = try SampleWriter.lastChangeNumber(db)
             if filter.matchesNothing { return AnchoredChanges(added: [], deleted: [], anchor: HealthAnchor(rawValue: last)) }
             filter.add("change_number > ?", anchor.rawValue)
