@@ -30,47 +30,48 @@ extension Agent {
         handlers.append(handler)
     }
 
-    /// Accepts a message into the mailbox and makes sure a drain will handle it. The
-    /// drain task is created isolated to the agent, so it is enqueued straight on the
-    /// agent's executor.
+    /// Accepts a message into the mailbox and makes sure a drain will handle it: the
+    /// agent's executor is scheduled (no task is created for it).
     /// Returns `false` if the agent is stopped.
     nonisolated func accept(_ message: ACLMessage) -> Bool {
         guard let mustSchedule = mailbox.withLock({ $0.accept(message) }) else { return false }
-        if mustSchedule { Task(operation: drainMailbox) }
+        if mustSchedule { executor.scheduleDrain(of: self) }
         return true
     }
 
     /// Schedules a drain if messages wait and none is scheduled (after a resume).
     func scheduleMailboxDrain() {
-        if mailbox.withLock({ $0.claimDrain() }) { Task(operation: drainMailbox) }
+        if mailbox.withLock({ $0.claimDrain() }) { executor.scheduleDrain(of: self) }
     }
 
-    /// Handles waiting messages in arrival order, yielding between batches so one
-    /// busy agent cannot monopolise a thread.
-    func drainMailbox() async {
-        while true {
-            guard state == .active else {
-                // Suspended: messages wait for resume. Not started (a failed start):
-                // start's failure path returned them. Stopped: stop returned them.
-                if state != .stopped { mailbox.withLock { $0.putBack([]) } }
-                return
-            }
-            let batch = mailbox.withLock { $0.takeAll() }
-            if batch.isEmpty { return }
-            for (index, message) in batch.enumerated() {
-                guard state == .active else {
-                    let rest = batch[index...]
-                    if state == .stopped {
-                        for message in rest { environment.returnToSender(message, failure: .agentStopped(identifier)) }
-                    } else {
-                        mailbox.withLock { $0.putBack(rest) }
-                    }
-                    return
-                }
-                handle(message)
-            }
-            await Task.yield()
+    /// The largest batch buffer an agent keeps between batches.
+    static let keptDrainCapacity = 64
+
+    /// Handles the messages waiting now, in arrival order; run by the agent's
+    /// executor, which calls it again (after the agent's other waiting work) while it
+    /// returns `true`, so one busy agent cannot monopolise a thread.
+    func drainMailboxBatch() -> Bool {
+        guard state == .active else {
+            // Suspended: messages wait for resume. Not started (a failed start):
+            // start's failure path returned them. Stopped: stop returned them.
+            if state != .stopped { mailbox.withLock { $0.putBack([]) } }
+            return false
         }
+        mailbox.withLock { $0.takeAll(into: &drainBuffer) }
+        defer { drainBuffer.removeAll(keepingCapacity: drainBuffer.capacity <= Self.keptDrainCapacity) }
+        for (index, message) in drainBuffer.enumerated() {
+            guard state == .active else {
+                let rest = drainBuffer[index...]
+                if state == .stopped {
+                    for message in rest { environment.returnToSender(message, failure: .agentStopped(identifier)) }
+                } else {
+                    mailbox.withLock { $0.putBack(rest) }
+                }
+                return false
+            }
+            handle(message)
+        }
+        return mailbox.withLock { $0.continueDrain() }
     }
 
     /// Routes a reply to the conversation waiting for it; otherwise runs the matching

@@ -7,7 +7,7 @@ extension Agent {
     /// whenever a belief changes and whenever an intention ends. It never waits for
     /// actions: intentions run in tasks of their own.
     public func runBDICycle(trigger: ReasoningTrigger = .explicit) {
-        guard state == .active else { return }
+        guard state == .active, !cycleIsIdle else { return }
         reportingChanges {
             mind.trigger = trigger
             mind.now = environment.clock.elapsed
@@ -157,7 +157,19 @@ extension Agent {
 
     func removeObserver(_ id: Int) { observers[id] = nil }
 
-    func emit(_ event: AgentEvent) {
+    /// Whether a cycle could change nothing: the default strategies, no goal and no
+    /// belief that expires. Then, for every message a purely reactive agent
+    /// receives, the cycle is skipped (it would only read the clock and walk empty
+    /// lists).
+    private var cycleIsIdle: Bool {
+        strategies === ReasoningStrategies.default && mind.goals.isEmpty && mind.newGoals.isEmpty
+            && mind.beliefs.expiringCount == 0
+    }
+
+    /// Tells observers; the event is not even made when nobody observes.
+    func emit(_ event: @autoclosure () -> AgentEvent) {
+        guard !observers.isEmpty else { return }
+        let event = event()
         for continuation in observers.values { continuation.yield(event) }
     }
 }

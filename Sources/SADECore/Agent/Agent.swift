@@ -6,8 +6,9 @@ import Synchronization
 /// behaviours, and a mailbox (SADE4Health's `Agent`, iMobile's `Agent`).
 ///
 /// An agent is an actor. It owns no thread and no endless task: a received message
-/// is handled on the agent's own executor, and tasks exist only while an intention
-/// or behaviour is running, so an idle agent costs well under a kilobyte.
+/// is handled on the agent's own executor (an ``AgentExecutor`` on the platform's
+/// ``AgentScheduler``) without creating a task, and tasks exist only while an
+/// intention or behaviour is running, so an idle agent costs well under a kilobyte.
 ///
 /// ```swift
 /// let platform = Environment(name: "home")
@@ -54,6 +55,14 @@ public actor Agent {
     var conversations = ConversationTable()
     /// Messages accepted for the agent and not handled yet.
     nonisolated let mailbox = Mutex(Mailbox())
+    /// The batch being handled, swapped with the mailbox's buffer so that neither
+    /// allocates for every message.
+    var drainBuffer: [ACLMessage] = []
+    /// Runs the agent's jobs and mailbox drains, one at a time.
+    nonisolated let executor: AgentExecutor
+
+    /// The agent's executor: its own serial queue on the platform's scheduler.
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
 
     /// Creates an agent with the seed's parameters; everything but the name and the
     /// platform has a default.
@@ -83,6 +92,7 @@ public actor Agent {
         self.name = name
         self.identifier = AgentIdentifier(name: "\(name)@\(environment.name)")
         self.environment = environment
+        self.executor = AgentExecutor(scheduler: environment.scheduler)
         self.runBDICycleOnStart = runBDICycleOnStart
         self.strategies = strategies
         self.mind = MentalState(beliefs: beliefs, goals: goals)
@@ -101,6 +111,7 @@ public actor Agent {
         self.name = name
         self.identifier = AgentIdentifier(name: "\(name)@\(environment.name)")
         self.environment = environment
+        self.executor = AgentExecutor(scheduler: environment.scheduler)
         self.runBDICycleOnStart = false
         self.strategies = .default
         self.mind = MentalState(beliefs: BeliefBase(), goals: [])

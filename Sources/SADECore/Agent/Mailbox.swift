@@ -3,8 +3,8 @@ import SADEACL
 /// The messages accepted for an agent and not yet handled, guarded by the agent's
 /// mutex so that senders never wait for the agent.
 ///
-/// At most one drain task is scheduled at a time; it exists only while there are
-/// messages, so an idle agent has no task at all.
+/// At most one drain is scheduled at a time (on the agent's ``AgentExecutor``); it
+/// exists only while there are messages, so an idle agent has nothing scheduled.
 struct Mailbox: ~Copyable {
     private var messages: [ACLMessage] = []
     private var isDrainScheduled = false
@@ -23,14 +23,16 @@ struct Mailbox: ~Copyable {
         return true
     }
 
-    /// Takes every waiting message. When there is none, the drain ends.
-    mutating func takeAll() -> [ACLMessage] {
-        if messages.isEmpty {
-            isDrainScheduled = false
-            return []
-        }
-        defer { messages = [] }
-        return messages
+    /// Takes every waiting message into `batch` (empty), which gets the mailbox's
+    /// buffer while the mailbox keeps `batch`'s capacity.
+    mutating func takeAll(into batch: inout [ACLMessage]) {
+        swap(&messages, &batch)
+    }
+
+    /// After a batch: whether more messages wait; when none does, the drain ends.
+    mutating func continueDrain() -> Bool {
+        if messages.isEmpty { isDrainScheduled = false }
+        return isDrainScheduled
     }
 
     /// Gives back messages that could not be handled (the agent was suspended), in

@@ -17,6 +17,8 @@ public final class Environment: Sendable {
     public let logger: Logger
     /// The yellow pages: services offered by agents.
     public let directory: DirectoryFacilitator
+    /// The threads the platform's agents run on.
+    public let scheduler: AgentScheduler
     /// The white pages: started agents by name, with their state.
     let registry = Mutex<[String: Registration]>([:])
     /// The platform's own agents, `ams` and `df`, answering `fipa-agent-management`
@@ -38,8 +40,12 @@ public final class Environment: Sendable {
     ///   - name: the platform's name, the part after `@` in agent names.
     ///   - clock: the clock agents use; pass a ``ManualClock`` in tests.
     ///   - logger: where agents log; swift-log's default handler if omitted.
-    public init<C: Clock>(name: String = "sade", clock: C, logger: Logger? = nil) where C.Duration == Duration {
+    ///   - scheduler: the threads agents run on; the process's shared pool if omitted.
+    public init<C: Clock>(
+        name: String = "sade", clock: C, logger: Logger? = nil, scheduler: AgentScheduler = .shared
+    ) where C.Duration == Duration {
         self.name = name
+        self.scheduler = scheduler
         self.clock = PlatformClock(clock)
         self.logger = logger ?? Logger(label: "sade.\(name)")
         self.directory = DirectoryFacilitator()

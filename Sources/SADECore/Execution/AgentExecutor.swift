@@ -1,0 +1,125 @@
+import Synchronization
+
+/// An agent's serial executor: the agent's jobs (its methods awaited from elsewhere,
+/// its intentions and behaviours) and the draining of its mailbox, run one at a
+/// time on an ``AgentScheduler`` thread.
+///
+/// Handling received messages needs no task: when a message reaches an idle agent,
+/// the executor is scheduled with a *drain* turn, which runs the agent's handlers
+/// and reasoning cycle directly, isolated to the agent (this executor runs nothing
+/// else of the agent meanwhile).
+final class AgentExecutor: SerialExecutor {
+    private struct State {
+        var jobs: [UnownedJob] = []
+        var head = 0
+        /// The agent whose mailbox waits to be drained; held only until the drain runs.
+        var drainPending: Agent?
+        /// Whether the last turn's work was a drain, so that jobs and drains alternate.
+        var lastWasDrain = false
+        /// In the scheduler's queues or running.
+        var isScheduled = false
+
+        mutating func popJob() -> UnownedJob? {
+            guard head < jobs.count else { return nil }
+            let job = jobs[head]
+            head += 1
+            if head == jobs.count {
+                jobs.removeAll(keepingCapacity: true)
+                head = 0
+            }
+            return job
+        }
+
+        /// Marks the executor scheduled; returns whether the caller must schedule it.
+        mutating func claimSchedule() -> Bool {
+            if isScheduled { return false }
+            isScheduled = true
+            return true
+        }
+    }
+
+    private enum Work {
+        case job(UnownedJob)
+        case drain(Agent)
+    }
+
+    /// How many jobs or drains one turn runs before other agents get the thread.
+    static let turnLength = 32
+
+    let scheduler: AgentScheduler
+    private let state = Mutex(State())
+
+    init(scheduler: AgentScheduler) {
+        self.scheduler = scheduler
+    }
+
+    /// Runs one of the agent's jobs (`SerialExecutor`).
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        if state.withLock({ $0.jobs.append(job); return $0.claimSchedule() }) { scheduler.schedule(self) }
+    }
+
+    /// Asks for `agent`'s mailbox to be drained on this executor.
+    func scheduleDrain(of agent: Agent) {
+        if state.withLock({ $0.drainPending = agent; return $0.claimSchedule() }) { scheduler.schedule(self) }
+    }
+
+    /// Runs up to ``turnLength`` jobs and drains; returns `true` if work is left,
+    /// the executor then staying scheduled.
+    func runTurn() -> Bool {
+        for _ in 0..<Self.turnLength {
+            switch nextWork() {
+            case nil:
+                return false
+            case .job(let job):
+                job.runSynchronously(on: asUnownedSerialExecutor())
+            case .drain(let agent):
+                assert(isRunningHere, "a drain runs only in its executor's turn")
+                if Self.drainBatch(agent) {
+                    state.withLock { $0.drainPending = agent }
+                }
+            }
+        }
+        return state.withLock { state in
+            state.isScheduled = state.drainPending != nil || state.head < state.jobs.count
+            return state.isScheduled
+        }
+    }
+
+    private func nextWork() -> Work? {
+        state.withLock { state in
+            if let agent = state.drainPending, !state.lastWasDrain || state.head == state.jobs.count {
+                state.drainPending = nil
+                state.lastWasDrain = true
+                return .drain(agent)
+            }
+            state.lastWasDrain = false
+            if let job = state.popJob() { return .job(job) }
+            if let agent = state.drainPending {
+                state.drainPending = nil
+                return .drain(agent)
+            }
+            state.isScheduled = false
+            return nil
+        }
+    }
+
+    /// `Agent.drainMailboxBatch` called as isolated to the agent without the runtime's
+    /// check (what `assumeIsolated` does after checking, ~7 % of a message hop): a
+    /// drain runs only inside this executor's turn, where nothing else of the agent
+    /// runs, which is exactly what isolation to the agent means.
+    private static let drainBatch = unsafeBitCast(
+        { (agent: isolated Agent) in agent.drainMailboxBatch() } as @Sendable (isolated Agent) -> Bool,
+        to: (@Sendable (Agent) -> Bool).self)
+
+    /// Whether the calling thread is running this executor's turn.
+    private var isRunningHere: Bool { WorkerThread.current?.running === self }
+
+    /// The runtime's isolation test for code outside a task (`assumeIsolated`).
+    func isIsolatingCurrentContext() -> Bool? { isRunningHere }
+
+    /// The runtime's isolation check for code outside a task, on older runtimes.
+    func checkIsolated() {
+        precondition(isRunningHere, "not running on this agent's executor")
+    }
+}

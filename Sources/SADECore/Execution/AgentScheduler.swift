@@ -1,0 +1,150 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Dispatch
+import Synchronization
+
+/// The threads that run agents: a small pool, one thread per core, that hands a
+/// message from one agent to the next without waking another thread.
+///
+/// Every ``Agent`` runs on an ``AgentExecutor`` scheduled here. When an agent's code
+/// sends a message to an idle agent, the receiver is put in the sending thread's
+/// *next* slot and runs on that thread as soon as the sender's turn ends: a chain
+/// of messages (a token ring, a ping-pong, a pipeline of agents) runs without a
+/// task, a thread wake-up or a lock shared between threads. Work from elsewhere
+/// (another thread, a network event loop, a task on Swift's global executor) goes
+/// to a shared queue and wakes an idle thread. A thread runs at most
+/// ``nextSlotLimit`` agents in a row from its slot before it takes the oldest
+/// waiting work, so no agent starves.
+///
+/// It is also a `TaskExecutor`: code that talks to many agents, such as a test
+/// or a benchmark starting thousands of them, can prefer it
+/// (`Task(executorPreference: AgentScheduler.shared) { … }`), so that awaiting an
+/// agent does not move the task between threads.
+///
+/// Agent code must not block its thread waiting for another agent: the pool has
+/// one thread per core.
+public final class AgentScheduler: TaskExecutor, Sendable {
+    /// The pool every agent runs on: one thread per core, at least two.
+    public static let shared = AgentScheduler(threads: max(2, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))))
+
+    /// How many agents a thread runs in a row from its *next* slot before it takes
+    /// the oldest waiting work.
+    public static let nextSlotLimit = 16
+
+    /// The number of threads.
+    public let threadCount: Int
+
+    private let queue = Mutex(RunQueue())
+    private let parkingSpots: [DispatchSemaphore]
+
+    /// Starts a pool of `threads` threads; they live as long as the process.
+    public init(threads: Int) {
+        precondition(threads > 0, "an agent scheduler needs at least one thread")
+        threadCount = threads
+        parkingSpots = (0..<threads).map { _ in DispatchSemaphore(value: 0) }
+        for index in 0..<threads { WorkerThread.start(WorkerThread(index: index, scheduler: self)) }
+    }
+
+    /// Runs a task's job (`TaskExecutor`).
+    public func enqueue(_ job: consuming ExecutorJob) {
+        schedule(.job(UnownedJob(job)))
+    }
+
+    /// Makes an agent's executor, which has just received work, run soon.
+    func schedule(_ executor: AgentExecutor) {
+        schedule(.agent(executor))
+    }
+
+    private func schedule(_ work: Runnable) {
+        guard let thread = WorkerThread.current, thread.scheduler === self else { return share(work) }
+        if let displaced = thread.next { share(displaced) }
+        thread.next = work
+    }
+
+    /// Puts work in the shared queue and wakes an idle thread if there is one.
+    private func share(_ work: Runnable) {
+        let idle = queue.withLock { queue in
+            queue.append(work)
+            return queue.idleThreads.popLast()
+        }
+        if let idle { parkingSpots[idle].signal() }
+    }
+
+    /// A worker thread's loop: its next slot first (up to the limit), then the
+    /// shared queue, then sleep until work is shared.
+    func work(on thread: WorkerThread) -> Never {
+        while true {
+            guard let work = nextWork(for: thread) else {
+                parkingSpots[thread.index].wait()
+                continue
+            }
+            switch work {
+            case .job(let job):
+                job.runSynchronously(on: asUnownedTaskExecutor())
+            case .agent(let executor):
+                thread.running = executor
+                let hasMore = executor.runTurn()
+                thread.running = nil
+                if hasMore { share(work) }
+            }
+        }
+    }
+
+    private func nextWork(for thread: WorkerThread) -> Runnable? {
+        if let next = thread.next, thread.nextStreak < Self.nextSlotLimit {
+            thread.next = nil
+            thread.nextStreak += 1
+            return next
+        }
+        thread.nextStreak = 0
+        let held = thread.next
+        thread.next = nil
+        return queue.withLock { queue in
+            if let held {
+                // The slot's work goes behind what waited; alone, it just goes on.
+                if queue.isEmpty { return held }
+                queue.append(held)
+            }
+            if let oldest = queue.popFirst() { return oldest }
+            queue.idleThreads.append(thread.index)
+            return nil
+        }
+    }
+}
+
+extension AgentScheduler {
+    /// Something a worker thread can run.
+    enum Runnable: Sendable {
+        /// An agent with jobs or messages waiting.
+        case agent(AgentExecutor)
+        /// A task that prefers this scheduler.
+        case job(UnownedJob)
+    }
+
+    /// The shared first-in first-out queue, and the threads asleep for want of work.
+    struct RunQueue {
+        private var items: [Runnable] = []
+        private var head = 0
+        var idleThreads: [Int] = []
+
+        var isEmpty: Bool { head == items.count }
+
+        mutating func append(_ work: Runnable) { items.append(work) }
+
+        mutating func popFirst() -> Runnable? {
+            guard head < items.count else { return nil }
+            let first = items[head]
+            head += 1
+            if head == items.count {
+                items.removeAll(keepingCapacity: true)
+                head = 0
+            }
+            return first
+        }
+    }
+}
