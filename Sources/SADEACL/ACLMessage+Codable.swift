@@ -30,7 +30,7 @@ extension ACLMessage: Codable {
     /// with `X-` are rejected so that typos do not silently lose parameters.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: Key.self)
-        performative = try c.decode(Performative.self, forKey: .performative)
+        self.init(try c.decode(Performative.self, forKey: .performative))
         sender = try c.decodeIfPresent(AgentIdentifier.self, forKey: .sender)
         receivers = try c.decodeIfPresent([AgentIdentifier].self, forKey: .receiver) ?? []
         replyTo = try c.decodeIfPresent([AgentIdentifier].self, forKey: .replyTo) ?? []
