@@ -1,0 +1,145 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import SADEACL
+import SADECore
+import Synchronization
+import Testing
+
+/// The calling thread, to tell which thread ran a handler.
+private func currentThread() -> pthread_t { pthread_self() }
+
+@Suite("Agent scheduler", .timeLimit(.minutes(1)))
+struct AgentSchedulerTests {
+    @Test("a chain of messages stays on the thread that started it: no hand-over between threads")
+    func chainStaysOnOneThread() async throws {
+        let platform = Environment(name: "ring", clock: ContinuousClock(), scheduler: AgentScheduler(threads: 2))
+        let threads = Recorder<pthread_t>()
+        let passes = Atomic(0)
+        let done = Gate()
+        let size = 10
+        let agents = (0..<size).map { index in
+            Agent("r\(index)", on: platform) {
+                MessageHandler.on(.inform) { agent, message in
+                    threads.append(currentThread())
+                    guard passes.add(1, ordering: .relaxed).newValue < 1_000 else { return done.open() }
+                    agent.send(ACLMessage(.inform, receivers: ["r\((index + 1) % size)"]))
+                }
+            }
+        }
+        for agent in agents { try await agent.start() }
+
+        agents[0].send(ACLMessage(.inform, receivers: ["r1"]))
+        await done.wait()
+
+        let seen = threads.all
+        #expect(seen.count == 1_000)
+        #expect(seen.allSatisfy { pthread_equal($0, seen[0]) != 0 }, "the ring moved between threads")
+        for agent in agents { await agent.stop() }
+    }
+
+    @Test("a busy chain lets waiting agents run within the next-slot limit")
+    func busyChainDoesNotStarveOthers() async throws {
+        let platform = Environment(name: "fair", clock: ContinuousClock(), scheduler: AgentScheduler(threads: 1))
+        let roundTrips = Atomic(0)
+        let roundTripsWhenOtherRan = Mutex<Int?>(nil)
+        let done = Gate()
+        let echo = Agent("echo", on: platform) {
+            MessageHandler.on(.request) { agent, message in agent.send(message.makeReply(.inform)) }
+        }
+        let player = Agent("player", on: platform) {
+            MessageHandler.on(.inform) { agent, message in
+                guard roundTrips.add(1, ordering: .relaxed).newValue < 50_000 else { return done.open() }
+                agent.send(message.makeReply(.request))
+            }
+        }
+        let other = Agent("other", on: platform) {
+            MessageHandler.on(.inform) { _, _ in
+                roundTripsWhenOtherRan.withLock { $0 = roundTrips.load(ordering: .relaxed) }
+            }
+        }
+        for agent in [echo, player, other] { try await agent.start() }
+
+        player.send(ACLMessage(.request, receivers: ["echo"]))
+        while roundTrips.load(ordering: .relaxed) < 100 { await Task.yield() }
+        player.send(ACLMessage(.inform, receivers: ["other"]))
+        let sentAt = roundTrips.load(ordering: .relaxed)
+        await done.wait()
+
+        // Once queued, the other agent waits at most `nextSlotLimit` turns of the
+        // chain (a round trip is two turns), not for the chain's end.
+        let ranAt = try #require(roundTripsWhenOtherRan.withLock { $0 })
+        #expect(ranAt - sentAt <= AgentScheduler.nextSlotLimit)
+        for agent in [echo, player, other] { await agent.stop() }
+    }
+
+    @Test("handlers run isolated to their agent, as the runtime's check confirms")
+    func handlersAreIsolated() async throws {
+        let platform = Environment(name: "isolation", clock: ContinuousClock(), scheduler: AgentScheduler(threads: 2))
+        let names = Recorder<String>()
+        let done = Gate()
+        let agent = Agent("checked", on: platform) {
+            MessageHandler.on(.inform) { agent, _ in
+                // `assumeIsolated` traps unless the agent's executor runs this code.
+                names.append(agent.assumeIsolated { $0.name })
+                done.open()
+            }
+        }
+        try await agent.start()
+        agent.send(ACLMessage(.inform, receivers: ["checked"]))
+        await done.wait()
+        #expect(names.all == ["checked"])
+        await agent.stop()
+    }
+
+    @Test("a task preferring the scheduler awaits agents without changing threads")
+    func taskPreferringSchedulerStaysOnItsThread() async throws {
+        let scheduler = AgentScheduler(threads: 2)
+        let platform = Environment(name: "bulk", clock: ContinuousClock(), scheduler: scheduler)
+        let sameThread = try await Task(executorPreference: scheduler) {
+            let before = currentThread()
+            var agents: [Agent] = []
+            for index in 0..<200 {
+                let agent = Agent(name: "a\(index)", environment: platform)
+                try await agent.start()
+                agents.append(agent)
+            }
+            for agent in agents { await agent.stop() }
+            return pthread_equal(before, currentThread()) != 0
+        }.value
+        #expect(sameThread)
+        #expect(platform.agents.isEmpty)
+    }
+
+    @Test("agents on many threads deliver every message exactly once, in order per sender")
+    func manySendersKeepOrder() async throws {
+        let platform = Environment(name: "order", clock: ContinuousClock(), scheduler: AgentScheduler(threads: 4))
+        let received = Recorder<(String, Int)>()
+        let done = Gate()
+        let expected = 8 * 500
+        let sink = Agent("sink", on: platform) {
+            MessageHandler.on(.inform) { _, message in
+                received.append((message.sender?.localName.description ?? "", Int(message.content ?? "") ?? -1))
+                if received.count == expected { done.open() }
+            }
+        }
+        let senders = (0..<8).map { index in
+            Agent("s\(index)", on: platform) {
+                MessageHandler.on(.request) { agent, _ in
+                    for number in 0..<500 { agent.send(ACLMessage(.inform, receivers: ["sink"], content: "\(number)")) }
+                }
+            }
+        }
+        try await sink.start()
+        for sender in senders { try await sender.start() }
+        for sender in senders { sender.send(ACLMessage(.request, receivers: [sender.identifier])) }
+        await done.wait()
+
+        let bySender = Dictionary(grouping: received.all, by: \.0).mapValues { $0.map(\.1) }
+        #expect(bySender.count == 8)
+        for (_, numbers) in bySender { #expect(numbers == Array(0..<500)) }
+        for agent in senders + [sink] { await agent.stop() }
+    }
+}
