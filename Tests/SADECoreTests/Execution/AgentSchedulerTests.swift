@@ -25,7 +25,7 @@ struct AgentSchedulerTests {
                 MessageHandler.on(.inform) { agent, message in
                     threads.append(currentThread())
                     guard passes.add(1, ordering: .relaxed).newValue < 1_000 else { return done.open() }
-                    agent.send(ACLMessage(.inform, receivers: ["r\((index + 1) % size)"]))
+                    agent.send(ACLMessage(.inform, receivers: [AgentIdentifier(name: "r\((index + 1) % size)")]))
                 }
             }
         }
