@@ -11,20 +11,28 @@ import Testing
 /// The calling thread, to tell which thread ran a handler.
 private func currentThread() -> pthread_t { pthread_self() }
 
+/// A counter that handlers on any thread can bump.
+private final class Counter: Sendable {
+    private let value = Atomic(0)
+    /// Adds one; returns the new count.
+    func increment() -> Int { value.add(1, ordering: .relaxed).newValue }
+    var count: Int { value.load(ordering: .relaxed) }
+}
+
 @Suite("Agent scheduler", .timeLimit(.minutes(1)))
 struct AgentSchedulerTests {
     @Test("a chain of messages stays on the thread that started it: no hand-over between threads")
     func chainStaysOnOneThread() async throws {
         let platform = Environment(name: "ring", clock: ContinuousClock(), scheduler: AgentScheduler(threads: 2))
         let threads = Recorder<pthread_t>()
-        let passes = Atomic(0)
+        let passes = Counter()
         let done = Gate()
         let size = 10
         let agents = (0..<size).map { index in
             Agent("r\(index)", on: platform) {
                 MessageHandler.on(.inform) { agent, message in
                     threads.append(currentThread())
-                    guard passes.add(1, ordering: .relaxed).newValue < 1_000 else { return done.open() }
+                    guard passes.increment() < 1_000 else { return done.open() }
                     agent.send(ACLMessage(.inform, receivers: [AgentIdentifier(name: "r\((index + 1) % size)")]))
                 }
             }
@@ -43,34 +51,34 @@ struct AgentSchedulerTests {
     @Test("a busy chain lets waiting agents run within the next-slot limit")
     func busyChainDoesNotStarveOthers() async throws {
         let platform = Environment(name: "fair", clock: ContinuousClock(), scheduler: AgentScheduler(threads: 1))
-        let roundTrips = Atomic(0)
-        let roundTripsWhenOtherRan = Mutex<Int?>(nil)
+        let roundTrips = Counter()
+        let roundTripsWhenOtherRan = Recorder<Int>()
         let done = Gate()
         let echo = Agent("echo", on: platform) {
             MessageHandler.on(.request) { agent, message in agent.send(message.makeReply(.inform)) }
         }
         let player = Agent("player", on: platform) {
             MessageHandler.on(.inform) { agent, message in
-                guard roundTrips.add(1, ordering: .relaxed).newValue < 50_000 else { return done.open() }
+                guard roundTrips.increment() < 50_000 else { return done.open() }
                 agent.send(message.makeReply(.request))
             }
         }
         let other = Agent("other", on: platform) {
             MessageHandler.on(.inform) { _, _ in
-                roundTripsWhenOtherRan.withLock { $0 = roundTrips.load(ordering: .relaxed) }
+                roundTripsWhenOtherRan.append(roundTrips.count)
             }
         }
         for agent in [echo, player, other] { try await agent.start() }
 
         player.send(ACLMessage(.request, receivers: ["echo"]))
-        while roundTrips.load(ordering: .relaxed) < 100 { await Task.yield() }
+        while roundTrips.count < 100 { await Task.yield() }
         player.send(ACLMessage(.inform, receivers: ["other"]))
-        let sentAt = roundTrips.load(ordering: .relaxed)
+        let sentAt = roundTrips.count
         await done.wait()
 
         // Once queued, the other agent waits at most `nextSlotLimit` turns of the
         // chain (a round trip is two turns), not for the chain's end.
-        let ranAt = try #require(roundTripsWhenOtherRan.withLock { $0 })
+        let ranAt = try #require(roundTripsWhenOtherRan.all.first)
         #expect(ranAt - sentAt <= AgentScheduler.nextSlotLimit)
         for agent in [echo, player, other] { await agent.stop() }
     }
