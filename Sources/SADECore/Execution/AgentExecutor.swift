@@ -10,6 +10,10 @@ import Synchronization
 /// else of the agent meanwhile).
 final class AgentExecutor: SerialExecutor {
     private struct State {
+        /// The oldest waiting job: most agents have at most one at a time (an awaited
+        /// start, stop or query), and it needs no array.
+        var firstJob: UnownedJob?
+        /// Jobs that arrived while ``firstJob`` was taken, oldest at `head`.
         var jobs: [UnownedJob] = []
         var head = 0
         /// The agent whose mailbox waits to be drained; held only until the drain runs.
@@ -19,7 +23,21 @@ final class AgentExecutor: SerialExecutor {
         /// In the scheduler's queues or running.
         var isScheduled = false
 
+        var hasJobs: Bool { firstJob != nil || head < jobs.count }
+
+        mutating func pushJob(_ job: UnownedJob) {
+            if firstJob == nil && head == jobs.count {
+                firstJob = job
+            } else {
+                jobs.append(job)
+            }
+        }
+
         mutating func popJob() -> UnownedJob? {
+            if let job = firstJob {
+                firstJob = nil
+                return job
+            }
             guard head < jobs.count else { return nil }
             let job = jobs[head]
             head += 1
@@ -56,7 +74,7 @@ final class AgentExecutor: SerialExecutor {
     /// Runs one of the agent's jobs (`SerialExecutor`).
     func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
-        if state.withLock({ $0.jobs.append(job); return $0.claimSchedule() }) { scheduler.schedule(self) }
+        if state.withLock({ $0.pushJob(job); return $0.claimSchedule() }) { scheduler.schedule(self) }
     }
 
     /// Asks for `agent`'s mailbox to be drained on this executor.
@@ -81,14 +99,14 @@ final class AgentExecutor: SerialExecutor {
             }
         }
         return state.withLock { state in
-            state.isScheduled = state.drainPending != nil || state.head < state.jobs.count
+            state.isScheduled = state.drainPending != nil || state.hasJobs
             return state.isScheduled
         }
     }
 
     private func nextWork() -> Work? {
         state.withLock { state in
-            if let agent = state.drainPending, !state.lastWasDrain || state.head == state.jobs.count {
+            if let agent = state.drainPending, !state.lastWasDrain || !state.hasJobs {
                 state.drainPending = nil
                 state.lastWasDrain = true
                 return .drain(agent)
