@@ -13,89 +13,89 @@ public struct ACLMessage: Hashable, Sendable {
     private var storage: Storage
     /// What the sender means by the message.
     public var performative: Performative {
-        get { storage.performative }
-        _modify { yield &uniqueStorage().performative }
-        set { uniqueStorage().performative = newValue }
+        get { storage.parameters.performative }
+        _modify { yield &uniqueStorage().parameters.performative }
+        set { uniqueStorage().parameters.performative = newValue }
     }
     /// Who sent the message. The platform fills it in when an agent sends.
     public var sender: AgentIdentifier? {
-        get { storage.sender }
-        _modify { yield &uniqueStorage().sender }
-        set { uniqueStorage().sender = newValue }
+        get { storage.parameters.sender }
+        _modify { yield &uniqueStorage().parameters.sender }
+        set { uniqueStorage().parameters.sender = newValue }
     }
     /// Who should receive the message.
     public var receivers: [AgentIdentifier] {
-        get { storage.receivers }
-        _modify { yield &uniqueStorage().receivers }
-        set { uniqueStorage().receivers = newValue }
+        get { storage.parameters.receivers }
+        _modify { yield &uniqueStorage().parameters.receivers }
+        set { uniqueStorage().parameters.receivers = newValue }
     }
     /// Where replies should go instead of to ``sender``.
     public var replyTo: [AgentIdentifier] {
-        get { storage.replyTo }
-        _modify { yield &uniqueStorage().replyTo }
-        set { uniqueStorage().replyTo = newValue }
+        get { storage.parameters.replyTo }
+        _modify { yield &uniqueStorage().parameters.replyTo }
+        set { uniqueStorage().parameters.replyTo = newValue }
     }
     /// The content: an expression in ``language``.
     public var content: String? {
-        get { storage.content }
-        _modify { yield &uniqueStorage().content }
-        set { uniqueStorage().content = newValue }
+        get { storage.parameters.content }
+        _modify { yield &uniqueStorage().parameters.content }
+        set { uniqueStorage().parameters.content = newValue }
     }
     /// The language in which ``content`` is expressed, e.g. `fipa-sl`.
     public var language: String? {
-        get { storage.language }
-        _modify { yield &uniqueStorage().language }
-        set { uniqueStorage().language = newValue }
+        get { storage.parameters.language }
+        _modify { yield &uniqueStorage().parameters.language }
+        set { uniqueStorage().parameters.language = newValue }
     }
     /// The encoding of ``content``.
     public var encoding: String? {
-        get { storage.encoding }
-        _modify { yield &uniqueStorage().encoding }
-        set { uniqueStorage().encoding = newValue }
+        get { storage.parameters.encoding }
+        _modify { yield &uniqueStorage().parameters.encoding }
+        set { uniqueStorage().parameters.encoding = newValue }
     }
     /// The ontology that gives meaning to the symbols in ``content``.
     public var ontology: String? {
-        get { storage.ontology }
-        _modify { yield &uniqueStorage().ontology }
-        set { uniqueStorage().ontology = newValue }
+        get { storage.parameters.ontology }
+        _modify { yield &uniqueStorage().parameters.ontology }
+        set { uniqueStorage().parameters.ontology = newValue }
     }
     /// The interaction protocol the message is part of, e.g. `fipa-request`
     /// (the FIPA parameter `protocol`).
     public var interactionProtocol: String? {
-        get { storage.interactionProtocol }
-        _modify { yield &uniqueStorage().interactionProtocol }
-        set { uniqueStorage().interactionProtocol = newValue }
+        get { storage.parameters.interactionProtocol }
+        _modify { yield &uniqueStorage().parameters.interactionProtocol }
+        set { uniqueStorage().parameters.interactionProtocol = newValue }
     }
     /// Identifies the conversation the message belongs to.
     public var conversationID: String? {
-        get { storage.conversationID }
-        _modify { yield &uniqueStorage().conversationID }
-        set { uniqueStorage().conversationID = newValue }
+        get { storage.parameters.conversationID }
+        _modify { yield &uniqueStorage().parameters.conversationID }
+        set { uniqueStorage().parameters.conversationID = newValue }
     }
     /// An expression a reply should quote in its ``inReplyTo``.
     public var replyWith: String? {
-        get { storage.replyWith }
-        _modify { yield &uniqueStorage().replyWith }
-        set { uniqueStorage().replyWith = newValue }
+        get { storage.parameters.replyWith }
+        _modify { yield &uniqueStorage().parameters.replyWith }
+        set { uniqueStorage().parameters.replyWith = newValue }
     }
     /// The ``replyWith`` of the message this one answers.
     public var inReplyTo: String? {
-        get { storage.inReplyTo }
-        _modify { yield &uniqueStorage().inReplyTo }
-        set { uniqueStorage().inReplyTo = newValue }
+        get { storage.parameters.inReplyTo }
+        _modify { yield &uniqueStorage().parameters.inReplyTo }
+        set { uniqueStorage().parameters.inReplyTo = newValue }
     }
     /// The latest time by which the sender wants a reply, kept to the millisecond
     /// (the precision of FIPA date-times) so that every codec gives it back exactly.
     public var replyBy: Date? {
-        get { storage.replyBy }
-        set { uniqueStorage().replyBy = Timestamp.rounded(newValue) }
+        get { storage.parameters.replyBy }
+        set { uniqueStorage().parameters.replyBy = Timestamp.rounded(newValue) }
     }
     /// User-defined parameters; their names must start with `X-` (e.g. `X-priority`),
     /// or encoding the message fails.
     public var userDefined: [String: String] {
-        get { storage.userDefined }
-        _modify { yield &uniqueStorage().userDefined }
-        set { uniqueStorage().userDefined = newValue }
+        get { storage.parameters.userDefined }
+        _modify { yield &uniqueStorage().parameters.userDefined }
+        set { uniqueStorage().parameters.userDefined = newValue }
     }
 
     /// Creates a message; every parameter but the performative is optional.
@@ -116,10 +116,11 @@ public struct ACLMessage: Hashable, Sendable {
         userDefined: [String: String] = [:]
     ) {
         storage = Storage(
-            performative: performative, sender: sender, receivers: receivers, replyTo: replyTo, content: content,
-            language: language, encoding: encoding, ontology: ontology, interactionProtocol: interactionProtocol,
-            conversationID: conversationID, replyWith: replyWith, inReplyTo: inReplyTo,
-            replyBy: Timestamp.rounded(replyBy), userDefined: userDefined)
+            Parameters(
+                performative: performative, sender: sender, receivers: receivers, replyTo: replyTo,
+                content: content, language: language, encoding: encoding, ontology: ontology,
+                interactionProtocol: interactionProtocol, conversationID: conversationID, replyWith: replyWith,
+                inReplyTo: inReplyTo, replyBy: Timestamp.rounded(replyBy), userDefined: userDefined))
     }
 
     /// Creates the reply to this message with the conversation parameters filled in:

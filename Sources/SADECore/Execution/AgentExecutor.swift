@@ -13,9 +13,8 @@ final class AgentExecutor: SerialExecutor {
         /// The oldest waiting job: most agents have at most one at a time (an awaited
         /// start, stop or query), and it needs no array.
         var firstJob: UnownedJob?
-        /// Jobs that arrived while ``firstJob`` was taken, oldest at `head`.
-        var jobs: [UnownedJob] = []
-        var head = 0
+        /// Jobs that arrived while ``firstJob`` was taken.
+        var jobs = FIFOQueue<UnownedJob>()
         /// The agent whose mailbox waits to be drained; held only until the drain runs.
         var drainPending: Agent?
         /// Whether the last turn's work was a drain, so that jobs and drains alternate.
@@ -23,10 +22,10 @@ final class AgentExecutor: SerialExecutor {
         /// In the scheduler's queues or running.
         var isScheduled = false
 
-        var hasJobs: Bool { firstJob != nil || head < jobs.count }
+        var hasJobs: Bool { firstJob != nil || !jobs.isEmpty }
 
         mutating func pushJob(_ job: UnownedJob) {
-            if firstJob == nil && head == jobs.count {
+            if firstJob == nil && jobs.isEmpty {
                 firstJob = job
             } else {
                 jobs.append(job)
@@ -38,14 +37,7 @@ final class AgentExecutor: SerialExecutor {
                 firstJob = nil
                 return job
             }
-            guard head < jobs.count else { return nil }
-            let job = jobs[head]
-            head += 1
-            if head == jobs.count {
-                jobs.removeAll(keepingCapacity: true)
-                head = 0
-            }
-            return job
+            return jobs.popFirst()
         }
 
         /// Marks the executor scheduled; returns whether the caller must schedule it.

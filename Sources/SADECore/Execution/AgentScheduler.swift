@@ -128,23 +128,13 @@ extension AgentScheduler {
 
     /// The shared first-in first-out queue, and the threads asleep for want of work.
     struct RunQueue {
-        private var items: [Runnable] = []
-        private var head = 0
+        private var items = FIFOQueue<Runnable>()
         var idleThreads: [Int] = []
 
-        var isEmpty: Bool { head == items.count }
+        var isEmpty: Bool { items.isEmpty }
 
         mutating func append(_ work: Runnable) { items.append(work) }
 
-        mutating func popFirst() -> Runnable? {
-            guard head < items.count else { return nil }
-            let first = items[head]
-            head += 1
-            if head == items.count {
-                items.removeAll(keepingCapacity: true)
-                head = 0
-            }
-            return first
-        }
+        mutating func popFirst() -> Runnable? { items.popFirst() }
     }
 }
