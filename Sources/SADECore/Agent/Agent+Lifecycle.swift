@@ -75,7 +75,7 @@ extension Agent {
         transition(to: .stopped)
         if wasRegistered {
             environment.deregister(self)
-            try? environment.directory.deregister(identifier)
+            environment.directory.removeEntry(of: identifier)
         }
         let undelivered = mailbox.withLock { $0.close() }
         for message in undelivered {

@@ -118,7 +118,7 @@ public actor Agent {
         self.handlers = handlers
         self.services = []
         self.state = .active
-        mailbox.withLock { $0.canSend = true }
+        mailbox.withLock { $0.agentState = .active }
     }
 
     /// What the agent believes now.
@@ -139,11 +139,13 @@ public actor Agent {
         return logger
     }
 
+    /// The agent's state as the white pages show it, read without awaiting the agent.
+    nonisolated var pagesState: AgentState { mailbox.withLock { $0.agentState } }
+
     /// Sets the state, tells the white pages and the observers.
     func transition(to newState: AgentState) {
         state = newState
-        mailbox.withLock { $0.canSend = newState == .active }
-        environment.updateState(of: name, to: newState)
+        mailbox.withLock { $0.agentState = newState }
         emit(.stateChanged(newState))
         if newState == .stopped { endConversations() }
     }

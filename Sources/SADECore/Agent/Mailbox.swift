@@ -9,9 +9,13 @@ struct Mailbox: ~Copyable {
     private var messages: [ACLMessage] = []
     private var isDrainScheduled = false
     private(set) var isClosed = false
+    /// The agent's life-cycle state as the white pages show it, readable without
+    /// the agent (kept here because every change of state takes this lock anyway).
+    var agentState = AgentState.initiated
+
     /// Whether the agent may send: only while it is active, so that an action that
     /// ignores cancellation cannot speak for a suspended or stopped agent.
-    var canSend = false
+    var canSend: Bool { agentState == .active }
 
     /// Adds a message. Returns `nil` if the mailbox is closed, otherwise whether the
     /// caller must schedule a drain.

@@ -39,6 +39,14 @@ public final class DirectoryFacilitator: Sendable {
         }
     }
 
+    /// Removes a stopping agent's entry if it has one; no error (and no hashing while
+    /// the directory is empty) when it has none.
+    func removeEntry(of agent: AgentIdentifier) {
+        entries.withLock { entries in
+            if !entries.isEmpty { entries.removeValue(forKey: agent.name) }
+        }
+    }
+
     /// Replaces an agent's entry.
     public func modify(_ entry: DirectoryEntry) throws {
         try entries.withLock { entries in

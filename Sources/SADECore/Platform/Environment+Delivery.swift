@@ -122,7 +122,7 @@ extension Environment {
     }
 
     private func deliverLocally(_ message: ACLMessage, to receiver: AgentIdentifier, named local: String) -> DeliveryFailure? {
-        let agent = registry.withLock({ $0[local]?.agent }) ?? platformAgents.withLock({ $0[local] })
+        let agent = registry.withLock({ $0[local] }) ?? platformAgents.withLock({ $0[local] })
         guard let agent else { return .unknownAgent(receiver) }
         return agent.accept(message) ? nil : .agentStopped(receiver)
     }

@@ -10,31 +10,25 @@ public struct AMSAgentDescription: Hashable, Sendable, Codable {
 }
 
 extension Environment {
-    /// The names the platform keeps for its own agents.
-    static let reservedNames: Set<String> = ["ams", "df"]
-
     /// The started agent called `name` (local name or `name@platform`), if any;
     /// `ams` and `df` are the platform's own agents.
     public func agent(named name: String) -> Agent? {
         guard let local = localName(of: AgentIdentifier(name: name)) else { return nil }
-        return registry.withLock { $0[local]?.agent } ?? platformAgents.withLock { $0[local] }
+        return registry.withLock { $0[local] } ?? platformAgents.withLock { $0[local] }
     }
 
     /// The white-pages entry of the agent called `name`, if registered.
     public func description(ofAgentNamed name: String) -> AMSAgentDescription? {
         guard let local = localName(of: AgentIdentifier(name: name)) else { return nil }
-        return registry.withLock { registry in
-            registry[local].map { AMSAgentDescription(identifier: $0.agent.identifier, state: $0.state) }
-        }
+        return registry.withLock { $0[local] }.map { AMSAgentDescription(identifier: $0.identifier, state: $0.pagesState) }
     }
 
     /// Every agent registered by starting it, sorted by name; the platform's own
     /// `ams` and `df` are not listed.
     public var agents: [AMSAgentDescription] {
-        registry.withLock { registry in
-            registry.values.map { AMSAgentDescription(identifier: $0.agent.identifier, state: $0.state) }
-        }
-        .sorted { $0.identifier.name < $1.identifier.name }
+        registry.withLock { Array($0.values) }
+            .map { AMSAgentDescription(identifier: $0.identifier, state: $0.pagesState) }
+            .sorted { $0.identifier.name < $1.identifier.name }
     }
 
     /// The number of registered agents.
@@ -46,13 +40,17 @@ extension Environment {
         return String(identifier.localName)
     }
 
+    /// Adds a starting agent to the white pages. One hash of its name: an agent's
+    /// life cycle costs as much as a few of them (see BENCHMARKS.md, `spawn`).
     func register(_ agent: Agent) throws {
         let name = agent.name
         guard Self.isValidName(name) else { throw AgentError.invalidName(name) }
-        guard !Self.reservedNames.contains(name) else { throw AgentError.nameTaken(name) }
+        // `ams` and `df` are the platform's own agents.
+        guard name != "ams", name != "df" else { throw AgentError.nameTaken(name) }
         try registry.withLock { registry in
-            guard registry[name] == nil else { throw AgentError.nameTaken(name) }
-            registry[name] = Registration(agent: agent, state: .initiated)
+            guard let holder = registry.updateValue(agent, forKey: name) else { return }
+            registry[name] = holder
+            throw AgentError.nameTaken(name)
         }
     }
 
@@ -68,13 +66,12 @@ extension Environment {
         return !name.contains("@") && !name.contains(where: \.isWhitespace)
     }
 
-    func updateState(of name: String, to state: AgentState) {
-        registry.withLock { $0[name]?.state = state }
-    }
-
+    /// Removes a stopping agent from the white pages (not another agent since
+    /// registered under its name).
     func deregister(_ agent: Agent) {
         registry.withLock { registry in
-            if registry[agent.name]?.agent === agent { registry[agent.name] = nil }
+            guard let removed = registry.removeValue(forKey: agent.name), removed !== agent else { return }
+            registry[agent.name] = removed
         }
     }
 }

@@ -19,8 +19,8 @@ public final class Environment: Sendable {
     public let directory: DirectoryFacilitator
     /// The threads the platform's agents run on.
     public let scheduler: AgentScheduler
-    /// The white pages: started agents by name, with their state.
-    let registry = Mutex<[String: Registration]>([:])
+    /// The white pages: started agents by name (each keeps its state in ``Agent/pagesState``).
+    let registry = Mutex<[String: Agent]>([:])
     /// The platform's own agents, `ams` and `df`, answering `fipa-agent-management`
     /// requests over ACL. Not listed among ``agents``.
     let platformAgents = Mutex<[String: Agent]>([:])
@@ -29,10 +29,6 @@ public final class Environment: Sendable {
     /// while a transport shuts down) is still for an agent here.
     let transports = Mutex<(attached: [any MessageTransport], ownAddresses: Set<String>)>(([], []))
 
-    struct Registration {
-        let agent: Agent
-        var state: AgentState
-    }
 
     /// Creates a platform.
     ///

@@ -12,7 +12,7 @@ extension Environment {
     /// platform refer to each other, so a platform lives until it is shut down (or
     /// until the process ends).
     public func shutdown() async {
-        for agent in registry.withLock({ $0.values.map(\.agent) }) { await agent.stop() }
+        for agent in registry.withLock({ Array($0.values) }) { await agent.stop() }
         let own = platformAgents.withLock { agents in
             defer { agents = [:] }
             return Array(agents.values)
