@@ -26,7 +26,8 @@ extension Agent {
 
     private func launchBehaviour(_ id: Int) {
         guard let behaviour = behaviours[id]?.behaviour else { return }
-        behaviours[id]?.task = Task { await self.run(behaviour, id: id) }
+        // On the agents' threads, like intentions (see `startIntention(for:)`).
+        behaviours[id]?.task = Task(executorPreference: executor.scheduler) { await self.run(behaviour, id: id) }
     }
 
     private func run(_ behaviour: any Behaviour, id: Int) async {

@@ -8,7 +8,10 @@ extension Agent {
             return
         }
         mind.goals[index].isIntended = true
-        intentions[goalName] = Task { await self.pursue(goalName, plans: plans) }
+        // The task prefers the agents' threads: the plan's actions (nonisolated code)
+        // and its returns to the agent then hop within the scheduler, not between it
+        // and Swift's global executor (a thread wake-up each way).
+        intentions[goalName] = Task(executorPreference: executor.scheduler) { await self.pursue(goalName, plans: plans) }
     }
 
     /// Tries the plans one by one until one achieves the goal. A plan whose context

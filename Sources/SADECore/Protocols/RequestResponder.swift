@@ -86,7 +86,7 @@ extension Agent {
     nonisolated func performAndReport(
         _ message: ACLMessage, _ perform: @escaping @Sendable (Agent, ACLMessage) async throws -> String?
     ) {
-        Task {
+        Task(executorPreference: executor.scheduler) { [self] in
             do {
                 let result = try await perform(self, message)
                 send(message.makeReply(.inform, content: result ?? "(done)"))

@@ -64,7 +64,9 @@ struct BDICycleTests {
 
         await agent.runBDICycle()
 
-        #expect(calls.all == ["belief revision", "option generation", "deliberation", "plan selection"])
+        // The intention the cycle started may already have finished and run the next
+        // cycle: the first four calls are this one's.
+        #expect(calls.all.prefix(4) == ["belief revision", "option generation", "deliberation", "plan selection"])
     }
 
     @Test("a custom plan selection decides which plan runs")
