@@ -35,13 +35,16 @@ public enum JSONBody {
     /// The body collected up to `limit` bytes (413 beyond it) and decoded as `T`
     /// (400 naming the field when it does not fit).
     public static func decode<T: Decodable>(_ type: T.Type, from request: Request, limit: Int) async throws -> T {
-        let buffer: ByteBuffer
+        try decode(type, from: Data(buffer: try await collect(request, limit: limit)))
+    }
+
+    /// The body collected up to `limit` bytes (413 beyond it).
+    static func collect(_ request: Request, limit: Int) async throws -> ByteBuffer {
         do {
-            buffer = try await request.body.collect(upTo: limit)
+            return try await request.body.collect(upTo: limit)
         } catch {
             throw APIError(.contentTooLarge, code: "body-too-large", message: "the body is larger than \(limit) bytes")
         }
-        return try decode(type, from: Data(buffer: buffer))
     }
 
     /// `data` decoded as `T`, or a 400 that says what is wrong and where.

@@ -1,34 +1,51 @@
 /// Reads JSON text in one pass over its UTF-8 bytes, value by value, with no tree in
 /// between: the caller asks for what it expects where it expects it (an object's
 /// members, an array's elements, a string, a number) and skips what it does not know.
-/// For ``SampleBatchJSON``; errors say what was expected at which byte.
-struct JSONCursor {
+/// For ``SampleBatchJSON`` and the server's request bodies; errors say what was
+/// expected at which byte.
+package struct JSONCursor {
     private let bytes: [UInt8]
     private var index = 0
     private var depth = 0
 
     /// A cursor at the start of `text`.
-    init(_ text: String) {
+    package init(_ text: String) {
         bytes = Array(text.utf8)
     }
 
+    /// A cursor at the start of UTF-8 text.
+    package init(bytes: [UInt8]) {
+        self.bytes = bytes
+    }
+
     /// What went wrong, and where.
-    struct Failure: Error, CustomStringConvertible {
-        let description: String
+    package struct Failure: Error, CustomStringConvertible {
+        package let description: String
+        /// Whether the text was valid JSON and a value did not fit (a reader's own
+        /// error, thrown out of the cursor's closures), rather than a syntax error.
+        package var isAboutAValue = false
+
+        init(description: String) { self.description = description }
+
+        /// A reader's error about a value, e.g. `body[3].value: should be a number`.
+        package init(value description: String) {
+            self.description = description
+            isAboutAValue = true
+        }
     }
 
     /// Documents nest at most this deep.
     static let maxDepth = 64
 
     /// Fails unless only white space is left.
-    mutating func expectEnd() throws(Failure) {
+    package mutating func expectEnd() throws(Failure) {
         skipSpace()
         guard index == bytes.count else { throw failure("the end of the document") }
     }
 
     /// Calls `member` with each key of the object here, the cursor on its value; the
     /// member must read or skip that value.
-    mutating func object(_ member: (inout JSONCursor, String) throws(Failure) -> Void) throws(Failure) {
+    package mutating func object(_ member: (inout JSONCursor, String) throws(Failure) -> Void) throws(Failure) {
         try enter(UInt8(ascii: "{"), "an object")
         if try close(UInt8(ascii: "}")) { return }
         repeat {
@@ -40,14 +57,14 @@ struct JSONCursor {
     }
 
     /// Calls `element` for each element of the array here, the cursor on it.
-    mutating func array(_ element: (inout JSONCursor) throws(Failure) -> Void) throws(Failure) {
+    package mutating func array(_ element: (inout JSONCursor) throws(Failure) -> Void) throws(Failure) {
         try enter(UInt8(ascii: "["), "an array")
         if try close(UInt8(ascii: "]")) { return }
         repeat { try element(&self) } while try next(UInt8(ascii: "]"))
     }
 
     /// The string here, escapes resolved.
-    mutating func string() throws(Failure) -> String {
+    package mutating func string() throws(Failure) -> String {
         skipSpace()
         guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw failure("a string") }
         index += 1
@@ -103,7 +120,7 @@ struct JSONCursor {
     }
 
     /// The number here.
-    mutating func number() throws(Failure) -> Double {
+    package mutating func number() throws(Failure) -> Double {
         skipSpace()
         let start = index
         while index < bytes.count, Self.isNumberByte(bytes[index]) { index += 1 }
@@ -114,8 +131,14 @@ struct JSONCursor {
         return value
     }
 
+    /// The first byte of the value here (white space skipped), or `nil` at the end.
+    package mutating func peek() -> UInt8? {
+        skipSpace()
+        return index < bytes.count ? bytes[index] : nil
+    }
+
     /// Whether the value here is `null` (read if so).
-    mutating func null() -> Bool {
+    package mutating func null() -> Bool {
         skipSpace()
         guard bytes[index...].starts(with: Array("null".utf8)) else { return false }
         index += 4
@@ -123,7 +146,7 @@ struct JSONCursor {
     }
 
     /// Reads past the value here, whatever it is.
-    mutating func skipValue() throws(Failure) {
+    package mutating func skipValue() throws(Failure) {
         skipSpace()
         guard index < bytes.count else { throw failure("a value") }
         switch bytes[index] {

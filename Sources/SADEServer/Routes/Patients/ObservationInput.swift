@@ -3,7 +3,7 @@ import SADEHealth
 
 /// One observation as a device or app posts it:
 /// `{"type": "heartRate", "value": 72, "unit": "count/min", "start": "…", "end": "…", "device": "…"}`.
-struct ObservationInput: Decodable, Sendable {
+struct ObservationInput: Sendable {
     let type: String
     let value: Double
     let unit: String?
@@ -50,23 +50,5 @@ struct ObservationInput: Decodable, Sendable {
             throw invalid("value", error.description)
         }
         return sample
-    }
-}
-
-/// A body that is one observation or an array of them.
-struct ObservationBatch: Decodable, Sendable {
-    let observations: [ObservationInput]
-    let isArray: Bool
-
-    init(from decoder: any Decoder) throws {
-        if var array = try? decoder.unkeyedContainer() {
-            var items: [ObservationInput] = []
-            while !array.isAtEnd { items.append(try array.decode(ObservationInput.self)) }
-            observations = items
-            isArray = true
-        } else {
-            observations = [try ObservationInput(from: decoder)]
-            isArray = false
-        }
     }
 }
