@@ -37,6 +37,12 @@ public protocol HealthStore: Sendable {
     /// What was added or deleted for `type` (and `patient`, if given) since `anchor`,
     /// at most `limit` additions.
     func changes(_ type: HealthType, patient: PatientID?, since anchor: HealthAnchor, limit: Int?, as principal: Principal) async throws(HealthError) -> AnchoredChanges
+    /// ``changes(_:patient:since:limit:as:)`` for several types at once, each from its
+    /// own anchor (``HealthAnchor/start`` when missing), keyed by type identifier; a
+    /// store with transactions reads them all at one point in time.
+    func changes(
+        _ types: [HealthType], patient: PatientID?, since anchors: [String: HealthAnchor], limit: Int?, as principal: Principal
+    ) async throws(HealthError) -> [String: AnchoredChanges]
     /// New samples of `type` (and `patient`) as they are saved, until the stream is dropped.
     func observe(_ type: HealthType, patient: PatientID?, as principal: Principal) async throws(HealthError) -> AsyncStream<HealthSample>
     /// Aggregates of `type` for `patient` between `start` and `end`.
@@ -49,6 +55,18 @@ public protocol HealthStore: Sendable {
 }
 
 extension HealthStore {
+    /// One anchored query per type, one after the other.
+    public func changes(
+        _ types: [HealthType], patient: PatientID?, since anchors: [String: HealthAnchor], limit: Int?, as principal: Principal
+    ) async throws(HealthError) -> [String: AnchoredChanges] {
+        var changes: [String: AnchoredChanges] = [:]
+        for type in types {
+            changes[type.identifier] = try await self.changes(
+                type, patient: patient, since: anchors[type.identifier] ?? .start, limit: limit, as: principal)
+        }
+        return changes
+    }
+
     /// Saves one sample.
     public func save(_ sample: HealthSample, as principal: Principal) async throws(HealthError) {
         try await save([sample], as: principal)

@@ -35,19 +35,46 @@ extension SQLiteHealthStore {
         if let limit, limit < 1 { throw .invalidValue(field: "limit", reason: "must be at least 1") }
         return try await read { db in
             let policy = AccessPolicy(principal, grants: try AccessGrantRows.fetch(of: principal, db))
-            var filter = try SampleFilter(type, patient: patient, policy: policy, byChangeNumber: true)
-            let last = try SampleWriter.lastChangeNumber(db)
-            if filter.matchesNothing { return AnchoredChanges(added: [], deleted: [], anchor: HealthAnchor(rawValue: last)) }
-            filter.add("change_number > ?", anchor.rawValue)
-            var reader = SampleReader(db)
-            let added = try reader.fetchNumbered(
-                "SELECT \(SampleReader.columns) FROM sample \(filter.sql) ORDER BY change_number LIMIT ?",
-                arguments: filter.arguments(limit ?? -1))
-            // A full page ends at its last addition; otherwise everything up to now is seen.
-            let upTo = limit.flatMap { added.samples.count == $0 ? added.changeNumbers.last : nil } ?? last
-            filter.add("change_number <= ?", upTo)
-            let deleted = try UUID.fetchAll(db, sql: "SELECT uuid FROM tombstone \(filter.sql) ORDER BY change_number", arguments: filter.arguments())
-            return AnchoredChanges(added: added.samples, deleted: deleted, anchor: HealthAnchor(rawValue: upTo))
+            return try Self.changes(type, patient: patient, since: anchor, limit: limit, policy: policy, last: SampleWriter.lastChangeNumber(db), db)
         }
+    }
+
+    /// ``changes(_:patient:since:limit:as:)`` for several types in one read
+    /// transaction: one snapshot, one look at the principal's grants, one trip to
+    /// the database's reader (the pipeline's collector asks for 9 types every cycle).
+    ///
+    /// - Throws: as ``samples(_:as:)``.
+    public func changes(
+        _ types: [HealthType], patient: PatientID?, since anchors: [String: HealthAnchor], limit: Int?, as principal: Principal
+    ) async throws(HealthError) -> [String: AnchoredChanges] {
+        if let limit, limit < 1 { throw .invalidValue(field: "limit", reason: "must be at least 1") }
+        return try await read { db in
+            let policy = AccessPolicy(principal, grants: try AccessGrantRows.fetch(of: principal, db))
+            let last = try SampleWriter.lastChangeNumber(db)
+            var changes: [String: AnchoredChanges] = [:]
+            for type in types {
+                changes[type.identifier] = try Self.changes(
+                    type, patient: patient, since: anchors[type.identifier] ?? .start, limit: limit, policy: policy, last: last, db)
+            }
+            return changes
+        }
+    }
+
+    /// One type's changes, inside a read transaction; `last` is the newest change number.
+    private static func changes(
+        _ type: HealthType, patient: PatientID?, since anchor: HealthAnchor, limit: Int?, policy: AccessPolicy, last: Int64, _ db: Database
+    ) throws -> AnchoredChanges {
+        var filter = try SampleFilter(type, patient: patient, policy: policy, byChangeNumber: true)
+        if filter.matchesNothing { return AnchoredChanges(added: [], deleted: [], anchor: HealthAnchor(rawValue: last)) }
+        filter.add("change_number > ?", anchor.rawValue)
+        var reader = SampleReader(db)
+        let added = try reader.fetchNumbered(
+            "SELECT \(SampleReader.columns) FROM sample \(filter.sql) ORDER BY change_number LIMIT ?",
+            arguments: filter.arguments(limit ?? -1))
+        // A full page ends at its last addition; otherwise everything up to now is seen.
+        let upTo = limit.flatMap { added.samples.count == $0 ? added.changeNumbers.last : nil } ?? last
+        filter.add("change_number <= ?", upTo)
+        let deleted = try UUID.fetchAll(db, sql: "SELECT uuid FROM tombstone \(filter.sql) ORDER BY change_number", arguments: filter.arguments())
+        return AnchoredChanges(added: added.samples, deleted: deleted, anchor: HealthAnchor(rawValue: upTo))
     }
 }

@@ -90,4 +90,30 @@ struct SQLiteAnchoredQueryTests {
             #expect(systolic.deleted == [members[0].id])
         }
     }
+
+    @Test("several types in one read give what one query per type gives, each from its own anchor", arguments: StoreKind.allCases)
+    func severalTypesAtOnce(kind: StoreKind) async throws {
+        try await withStore(kind) { store in
+            let heart = HealthType.quantity(.heartRate), breath = HealthType.quantity(.respiratoryRate)
+            let oxygen = HealthType.quantity(.oxygenSaturation)
+            try await store.save([pulse(60, at: 0), HealthSample.quantity(.respiratoryRate, 16, patient: "p-1", at: t0)], as: .system)
+            let heartAnchor = try await store.changes(heart, patient: nil, since: .start, limit: nil, as: .system).anchor
+            let later = [pulse(61, at: 1), pulse(62, at: 2), pulse(63, at: 3)]
+            try await store.save(later, as: .system)
+
+            let anchors = [heart.identifier: heartAnchor]  // breath and oxygen from the start
+            let together = try await store.changes([heart, breath, oxygen], patient: nil, since: anchors, limit: 2, as: .system)
+            #expect(Set(together.keys) == [heart.identifier, breath.identifier, oxygen.identifier])
+            for type in [heart, breath, oxygen] {
+                let alone = try await store.changes(type, patient: nil, since: anchors[type.identifier] ?? .start, limit: 2, as: .system)
+                #expect(together[type.identifier] == alone, "\(type)")
+            }
+            #expect(together[heart.identifier]?.added == Array(later.prefix(2)))
+            #expect(together[breath.identifier]?.added.count == 1)
+            #expect(together[oxygen.identifier]?.added.isEmpty == true)
+            await #expect(throws: HealthError.self) {
+                try await store.changes([heart], patient: nil, since: [:], limit: 0, as: .system)
+            }
+        }
+    }
 }

@@ -86,10 +86,11 @@ actor Collector {
             let start = try readAnchors ?? anchors.load()
             var next = start
             var samples: [HealthSample] = []
+            let changes = try await store.changes(types, patient: nil, since: start, limit: batchLimit, as: .system)
             for type in types {
-                let changes = try await store.changes(type, patient: nil, since: start[type.identifier] ?? .start, limit: batchLimit, as: .system)
-                samples += changes.added
-                next[type.identifier] = changes.anchor
+                guard let found = changes[type.identifier] else { continue }
+                samples += found.added
+                next[type.identifier] = found.anchor
             }
             readAnchors = next
             guard !samples.isEmpty else {
