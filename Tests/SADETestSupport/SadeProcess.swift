@@ -41,11 +41,12 @@ public final class SadeProcess: Sendable {
         return (platform, String(line[range.upperBound...]).trimmingCharacters(in: .whitespaces))
     }
 
-    /// Starts `python3 script arguments…` (a test server) and waits for the line
-    /// `listening PORT` it prints when ready; returns it with the port.
-    public static func pythonServer(_ script: URL, _ arguments: [String]) async throws -> (SadeProcess, port: Int) {
-        let python = URL(fileURLWithPath: "/usr/bin/env")
-        let server = try SadeProcess(["python3", script.path] + arguments, executable: python)
+    /// Starts the tests' Python (``TestTools/python``) on `script arguments…` (a test
+    /// server) and waits for the line `listening PORT` it prints when ready; returns it
+    /// with the port. `modules` are the Python packages the script needs.
+    public static func pythonServer(_ script: URL, _ arguments: [String], modules: [String] = []) async throws -> (SadeProcess, port: Int) {
+        try TestTools.requirePython(modules: modules)
+        let server = try SadeProcess([script.path] + arguments, executable: TestTools.python)
         guard let line = await server.output.firstLine(containing: "listening "),
             let port = Int(line.split(separator: " ").last ?? "")
         else { throw SadeProcessError.notListening(server.errors.text) }
@@ -69,6 +70,13 @@ public final class SadeProcess: Sendable {
         await errors.closed()
         process.waitUntilExit()
         return (process.terminationStatus, output.text, errors.text)
+    }
+
+    /// Runs the tests' Python on `arguments` to the end, after checking it can import
+    /// `modules`.
+    public static func python(_ arguments: [String], modules: [String]) async throws -> (status: Int32, output: String, error: String) {
+        try TestTools.requirePython(modules: modules)
+        return try await SadeProcess(arguments, executable: TestTools.python).finish()
     }
 
     /// Runs `sade` with `arguments` (and `input` as its standard input) to the end.

@@ -19,7 +19,7 @@ public struct TestServer: Sendable {
             let (certificate, key) = try selfSignedCertificate(in: directory)
             arguments += ["--tls-cert", certificate, "--tls-key", key]
         }
-        let (process, port) = try await SadeProcess.pythonServer(script("smtp_sink.py"), arguments)
+        let (process, port) = try await SadeProcess.pythonServer(script("smtp_sink.py"), arguments, modules: ["aiosmtpd"])
         return TestServer(process: process, port: port, directory: directory)
     }
 
@@ -35,6 +35,7 @@ public struct TestServer: Sendable {
     /// A throw-away certificate for `localhost` made with the `openssl` command.
     public static func selfSignedCertificate(in directory: URL) throws -> (certificate: String, key: String) {
         let certificate = directory.appendingPathComponent("cert.pem").path, key = directory.appendingPathComponent("key.pem").path
+        try TestTools.requireCommands(["openssl"])
         let openssl = Process()
         openssl.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         openssl.arguments = ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", certificate,

@@ -3,7 +3,7 @@ import SADETestSupport
 import Testing
 
 /// The dashboard end to end: `Tests/Browser` (Python unittest + Selenium driving Debian's
-/// headless Chromium, installed by `.ci/run`) against a real `sade serve --demo` process
+/// headless Chromium, installed by `scripts/test`) against a real `sade serve --demo` process
 /// on loopback. Screenshots of every page go to `.build/dashboard-screenshots`.
 @Suite("Dashboard in a real browser", .timeLimit(.minutes(10)))
 struct DashboardBrowserTests {
@@ -15,6 +15,8 @@ struct DashboardBrowserTests {
         width and keyboard, the admin pages, the wearable pages and the issue track
         """)
     func browserSuite() async throws {
+        try TestTools.requireCommands(["chromium", "chromedriver"])
+        try TestTools.requirePython(modules: ["selenium"])
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("sade-browser-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: data) }
         let (server, url) = try await ServeProcessTests.serve(["--demo", "--data", data])
@@ -22,8 +24,8 @@ struct DashboardBrowserTests {
         let screenshots = Self.repository.appendingPathComponent(".build/dashboard-screenshots").path
         try? FileManager.default.removeItem(atPath: screenshots)  // only this run's screenshots count
         let suite = try SadeProcess(
-            ["python3", Self.repository.appendingPathComponent("Tests/Browser/run_browser_tests.py").path, "--url", url, "--screenshots", screenshots],
-            executable: URL(fileURLWithPath: "/usr/bin/env"))
+            [Self.repository.appendingPathComponent("Tests/Browser/run_browser_tests.py").path, "--url", url, "--screenshots", screenshots],
+            executable: TestTools.python)
         let result = await suite.finish()
         #expect(result.status == 0, "browser suite failed:\n\(result.output)\n\(result.error.suffix(6000))")
         let ran = result.output.split(separator: "\n").first { $0.hasPrefix("Ran ") }

@@ -5,7 +5,7 @@ import SADEServer
 
 /// What the OpenAPI tests ask of a document: its operations as `METHOD /path`
 /// keys, comparable with the router's routes, and checks run by Python's
-/// `openapi-spec-validator` and `jsonschema` (installed by `.ci/run`).
+/// `openapi-spec-validator` and `jsonschema` (installed by `scripts/test`).
 enum OpenAPIChecks {
     static let methods = ["get", "put", "post", "delete", "patch", "head", "options", "trace"]
 
@@ -27,15 +27,15 @@ enum OpenAPIChecks {
         Set(router.routes.map { key(method: $0.method.rawValue, path: $0.path.description) })
     }
 
-    /// Runs `python3 arguments…` with `files` written to a fresh directory (the
-    /// arguments name them as `$name`); returns the exit status and everything printed.
-    static func python(_ arguments: [String], files: [String: Data]) async throws -> (status: Int32, output: String) {
+    /// Runs the tests' Python on `arguments…` with `files` written to a fresh directory
+    /// (the arguments name them as `$name`); returns the exit status and everything printed.
+    static func python(_ arguments: [String], files: [String: Data], modules: [String]) async throws -> (status: Int32, output: String) {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sade-openapi-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         for (name, data) in files { try data.write(to: directory.appendingPathComponent(name)) }
         let resolved = arguments.map { $0.hasPrefix("$") ? directory.appendingPathComponent(String($0.dropFirst())).path : $0 }
-        let run = try await SadeProcess(["python3"] + resolved, executable: URL(fileURLWithPath: "/usr/bin/env")).finish()
+        let run = try await SadeProcess.python(resolved, modules: modules)
         return (run.status, run.output + run.error)
     }
 
