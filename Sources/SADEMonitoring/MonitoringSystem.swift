@@ -127,8 +127,7 @@ public final class MonitoringSystem: Sendable {
 
     /// The current time on the platform's clock.
     public func now() -> Date {
-        let elapsed = platform.clock.elapsed.components
-        return configuration.epoch.addingTimeInterval(Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18)
+        configuration.epoch.addingTimeInterval(platform.clock.elapsed.seconds)
     }
 
     /// Tells the collector that samples were stored through the API, so that they are

@@ -69,8 +69,7 @@ extension Agent {
         if message.interactionProtocol == nil { message.interactionProtocol = name }
         if message.sender == nil { message.sender = identifier }
         if let replyWithin {
-            let (seconds, attoseconds) = replyWithin.components
-            message.replyBy = Date().addingTimeInterval(Double(seconds) + Double(attoseconds) / 1e18)
+            message.replyBy = Date().addingTimeInterval(replyWithin.seconds)
         }
         send(message)
         return message

@@ -15,8 +15,7 @@ public struct Narrator: Sendable {
 
     /// Tells one step: who did what.
     public func say(_ who: String, _ what: String) {
-        let elapsed = clock.elapsed.components
-        let seconds = Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18
+        let seconds = clock.elapsed.seconds
         write(String(format: "[%8.3fs] ", seconds) + "\(who): \(what)")
     }
 }

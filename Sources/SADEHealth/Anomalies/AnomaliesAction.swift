@@ -73,8 +73,7 @@ public struct AnomaliesAction: Action {
 
     /// The date the action takes as now.
     public func now(_ context: ActionContext) -> Date {
-        let elapsed = context.agent.environment.clock.elapsed.components
-        return epoch.addingTimeInterval(Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18)
+        epoch.addingTimeInterval(context.agent.environment.clock.elapsed.seconds)
     }
 
     /// Evaluates the batch, checks for missing data and reports the anomalies.

@@ -58,15 +58,11 @@ public actor SimulatedMonitorSource: NewDataSource {
         var samples: [HealthSample] = []
         let ordered = simulators.values.sorted { $0.patient < $1.patient }
         while nextTick <= now {
-            let date = epoch.addingTimeInterval(Self.seconds(nextTick))
+            let date = epoch.addingTimeInterval(nextTick.seconds)
             for simulator in ordered { samples += simulator.samples(at: date) }
             nextTick += interval
         }
         return samples
     }
 
-    private static func seconds(_ duration: Duration) -> TimeInterval {
-        let (seconds, attoseconds) = duration.components
-        return TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18
-    }
 }

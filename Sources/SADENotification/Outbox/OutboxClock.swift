@@ -28,10 +28,3 @@ public struct OutboxClock: Sendable {
     }
 }
 
-extension Duration {
-    /// The duration in seconds.
-    var seconds: TimeInterval {
-        let (seconds, attoseconds) = components
-        return TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18
-    }
-}

@@ -12,12 +12,6 @@ enum BenchClock {
 }
 
 extension Duration {
-    /// The duration in seconds, as a `Double`.
-    var seconds: Double {
-        let (whole, attoseconds) = components
-        return Double(whole) + Double(attoseconds) * 1e-18
-    }
-
     /// The duration in microseconds, as a `Double`.
     var microseconds: Double { seconds * 1e6 }
 }

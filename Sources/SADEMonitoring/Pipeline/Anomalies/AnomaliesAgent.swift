@@ -84,7 +84,6 @@ struct PipelineClock: Sendable {
 
     /// Now.
     var now: Date {
-        let (seconds, attoseconds) = clock.elapsed.components
-        return epoch.addingTimeInterval(Double(seconds) + Double(attoseconds) / 1e18)
+        epoch.addingTimeInterval(clock.elapsed.seconds)
     }
 }
