@@ -14,6 +14,8 @@ let package = Package(
         .library(name: "SADEExamples", targets: ["SADEExamples"]),
         .library(name: "SADEIssueTrack", targets: ["SADEIssueTrack"]),
         .library(name: "SADEMonitoring", targets: ["SADEMonitoring"]),
+        .library(name: "SADEHome", targets: ["SADEHome"]),
+        .library(name: "SADEHomeSQLite", targets: ["SADEHomeSQLite"]),
         .library(name: "SADEServer", targets: ["SADEServer"]),
         .executable(name: "sade", targets: ["sade"]),
     ],
@@ -105,6 +107,20 @@ let package = Package(
             ],
             resources: [.copy("OpenAPI/openapi.json"), .copy("Dashboard/Assets")]
         ),
+        // Application: the smart home for assisted living (AAL thesis, H.O.M.E.R.) — flats,
+        // devices of Table 4.1, state events, home messages, the BDI HomeAgent. No storage engine.
+        .target(
+            name: "SADEHome",
+            dependencies: [
+                "SADEACL", "SADECore", "SADEHealth", "SADENotification",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // The home store on SQLite (GRDB): flats, devices, events, hourly statistics, messages.
+        .target(
+            name: "SADEHomeSQLite",
+            dependencies: ["SADEHome", "SADEHealth", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
         // Application: iMobile's issue track — a company's issues, services and employees on
         // SQLite (GRDB); one IssueAgent per employee finds who takes an urgent issue by
         // Contract Net and falls back to e-mail.
@@ -173,6 +189,10 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
+        ),
+        .testTarget(
+            name: "SADEHomeTests",
+            dependencies: ["SADEHome", "SADEHomeSQLite", "SADEHealth", "SADENotification", "SADECore", "SADETestSupport"]
         ),
         .testTarget(name: "SADEExamplesTests", dependencies: ["SADEExamples", "sade", "SADETestSupport"]),
         .testTarget(

@@ -1,0 +1,92 @@
+import Foundation
+import SADECore
+import SADENotification
+
+/// Raises an alarm for each hazard perceived (resident safe).
+struct RaiseSafetyAlarms: Action {
+    let watch: FlatWatch
+
+    func runAction(_ context: ActionContext) async throws {
+        let hazards = await context.agent.take(.hazards)
+        guard !hazards.isEmpty else { return }
+        let flat = try await watch.current()
+        for hazard in hazards {
+            let what = Self.words[hazard.kind] ?? "\(hazard.kind) detected"
+            try await watch.alarms.raise(
+                HomeMessageDraft(
+                    flat: flat.id, device: hazard.device, severity: .alarm, title: "\(what) in the \(hazard.room.lowercased())",
+                    text: "The \(hazard.kind) detector in the \(hazard.room.lowercased()) fired at \(Self.clock(hazard.time, flat)).",
+                    key: "hazard:\(hazard.device):\(Int64(hazard.time.timeIntervalSince1970 * 1000))"),
+                flat: flat, at: watch.clock.now)
+        }
+    }
+
+    static let words = ["smoke": "Smoke", "gas": "Gas", "water": "Water on the floor", "fall": "A fall"]
+
+    static func clock(_ date: Date, _ flat: Flat) -> String {
+        let parts = flat.calendar.dateComponents([.hour, .minute], from: date)
+        return String(format: "%02d:%02d", parts.hour ?? 0, parts.minute ?? 0)
+    }
+}
+
+/// Warns of weak batteries and alarms on empty ones (batteries fine).
+struct ReportBatteries: Action {
+    let watch: FlatWatch
+
+    func runAction(_ context: ActionContext) async throws {
+        let reports = await context.agent.take(.batteryReports)
+        guard !reports.isEmpty else { return }
+        let flat = try await watch.current()
+        for report in reports {
+            let empty = report.state == .empty
+            try await watch.alarms.raise(
+                HomeMessageDraft(
+                    flat: flat.id, device: report.device, severity: empty ? .alarm : .warning,
+                    title: "\(empty ? "Empty" : "Weak") battery: \(report.name)",
+                    text: "\(report.name) reports \(report.percent) % battery\(empty ? "; it may stop reporting" : "; replace it soon").",
+                    key: "battery:\(report.device):\(report.state.rawValue)"),
+                flat: flat, at: watch.clock.now)
+        }
+    }
+}
+
+/// Raises an alarm for each inactivity rule broken (resident active).
+struct RaiseInactivityAlarms: Action {
+    let watch: FlatWatch
+
+    func runAction(_ context: ActionContext) async throws {
+        let breaches = await context.agent.take(.inactivity)
+        guard !breaches.isEmpty else { return }
+        let flat = try await watch.current()
+        for breach in breaches {
+            try await watch.alarms.raise(
+                HomeMessageDraft(flat: flat.id, severity: .alarm, title: "No activity", text: breach.text, key: breach.key),
+                flat: flat, at: watch.clock.now)
+        }
+    }
+}
+
+/// Every `interval`: checks the inactivity rules against the last activity and lets
+/// messages whose time is up expire.
+struct WatchTheClock: Action {
+    let watch: FlatWatch
+    let interval: Duration
+
+    var schedule: ActionSchedule { .every(interval) }
+
+    func runAction(_ context: ActionContext) async throws {
+        let now = watch.clock.now
+        for message in try await watch.alarms.store.expireMessages(at: now) { watch.alarms.events?.publish(.message(message)) }
+        let flat = try await watch.current()
+        let lastActivity = await context.belief(.lastActivity) ?? now
+        let breaches = try await InactivityCheck(flat: flat, store: watch.alarms.store).breaches(at: now, lastActivity: lastActivity)
+        if !breaches.isEmpty { await context.agent.perceive(breaches) }
+    }
+}
+
+extension Agent {
+    /// Adds inactivity breaches to the agent's beliefs.
+    func perceive(_ breaches: [InactivityBreach]) {
+        setBelief(.inactivity, to: (beliefs[.inactivity] ?? []) + breaches)
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+import SADECore
+import SADENotification
+
+/// The BDI agent that watches over one flat's resident (SPEC §2.5): its goals are the
+/// carers' worries, its plans what the home does about them.
+///
+/// - maintain **resident safe**: a smoke, gas, water or fall detector that fires is an
+///   alarm at once;
+/// - maintain **resident active**: a quiet longer than the flat's continuous period, or
+///   a time window of the day without activity, is an alarm;
+/// - maintain **batteries fine**: a weak battery is a warning, an empty one an alarm;
+/// - perform **watch the clock**: every minute, check the inactivity rules and let
+///   information and warnings whose time is up expire.
+///
+/// The home service tells the agent what a batch of events means with
+/// ``SADECore/Agent/perceive(_:)``; alarms go out through ``HomeAlarms``.
+public enum HomeAgent {
+    /// The agent's name for a flat: `home-<id>`.
+    public static func name(of flat: FlatID) -> String { "home-\(flat)" }
+
+    /// Every how often the agent checks the clock.
+    public static let checkInterval: Duration = .seconds(60)
+
+    /// A home agent for `flat` on `platform`; `clock` reads the platform's time as dates,
+    /// `lastActivity` is when the resident was last active (or the watch begins).
+    public static func make(
+        flat: Flat, on platform: Environment, alarms: HomeAlarms, clock: OutboxClock, lastActivity: Date
+    ) -> Agent {
+        let watch = FlatWatch(flat: flat.id, alarms: alarms, clock: clock)
+        return Agent(name(of: flat.id), on: platform, runBDICycleOnStart: true) {
+            Belief(.hazards, [])
+            Belief(.batteryReports, [])
+            Belief(.inactivity, [])
+            Belief(.lastActivity, lastActivity)
+            Goal.maintain("resident safe", .isEmpty(.hazards)) {
+                Plan("raise a safety alarm", context: .isEmpty(.hazards).negated) { RaiseSafetyAlarms(watch: watch) }
+            }
+            Goal.maintain("resident active", .isEmpty(.inactivity)) {
+                Plan("alert the carers to inactivity", context: .isEmpty(.inactivity).negated) { RaiseInactivityAlarms(watch: watch) }
+            }
+            Goal.maintain("batteries fine", .isEmpty(.batteryReports)) {
+                Plan("report the batteries", context: .isEmpty(.batteryReports).negated) { ReportBatteries(watch: watch) }
+            }
+            Goal("watch the clock") {
+                Plan("check every minute") { WatchTheClock(watch: watch, interval: checkInterval) }
+            }
+        }
+    }
+}
+
+/// What a home agent's actions share: the flat, the way to alarm, the clock.
+struct FlatWatch: Sendable {
+    let flat: FlatID
+    let alarms: HomeAlarms
+    let clock: OutboxClock
+
+    /// The flat as the store has it now (carers and rules may have changed).
+    func current() async throws -> Flat { try await alarms.store.flat(flat) }
+}

@@ -1,0 +1,60 @@
+import Foundation
+import SADENotification
+
+/// How the home tells people: a message in the store (Table 6.1's classes) and, unless it
+/// is silent, a notification to the flat's carers through the notification module,
+/// escalating until a person confirms it.
+public struct HomeAlarms: Sendable {
+    /// Where messages are kept.
+    public let store: any HomeStore
+    /// The desk that notifies carers and escalates; `nil` keeps messages in the store only.
+    public let desk: AlertDesk?
+    /// Live subscribers of the flat's messages.
+    public let events: HomeEventHub?
+    /// The escalation for a flat's warnings and alarms.
+    public let policy: @Sendable (Flat) -> EscalationPolicy
+
+    /// Alarms through `desk`, escalating with `policy` (by default: the carers at once
+    /// and again every 5 minutes, for an hour).
+    public init(
+        store: any HomeStore, desk: AlertDesk?, events: HomeEventHub? = nil,
+        policy: @escaping @Sendable (Flat) -> EscalationPolicy = HomeAlarms.remindCarers
+    ) {
+        self.store = store
+        self.desk = desk
+        self.events = events
+        self.policy = policy
+    }
+
+    /// The carers at once, then reminded every 5 minutes for an hour until one confirms.
+    public static func remindCarers(_ flat: Flat) -> EscalationPolicy {
+        let carers = flat.carers.map(Recipient.user)
+        return EscalationPolicy((0...12).map { EscalationPolicy.Step(after: .seconds($0 * 300), notify: carers) })
+    }
+
+    /// Raises `draft` at `date`; a message with the same key still open is not raised again.
+    @discardableResult
+    public func raise(_ draft: HomeMessageDraft, flat: Flat, at date: Date) async throws -> HomeMessage {
+        let (message, isNew) = try await store.raise(draft, at: date)
+        guard isNew else { return message }
+        events?.publish(.message(message))
+        if let desk, message.severity != .silent, !flat.carers.isEmpty {
+            let notice = Notice(
+                id: message.notice ?? draft.notice, recipients: flat.carers.map(Recipient.user), severity: message.severity,
+                title: "\(flat.name): \(message.title)", body: message.text, subject: "flat:\(flat.id)", createdAt: date,
+                deduplicationKey: "home:\(flat.id):\(message.key)")
+            try await desk.raise(notice, policy: policy(flat))
+        }
+        return message
+    }
+
+    /// A person confirms a message: it closes, and its notification stops escalating.
+    public func confirm(_ id: Int64, by person: String, at date: Date) async throws -> HomeMessage {
+        let message = try await store.confirm(message: id, by: person, at: date)
+        if let desk, let notice = message.notice, message.severity.needsAcknowledgement {
+            try await desk.acknowledge(notice, by: person)
+        }
+        events?.publish(.message(message))
+        return message
+    }
+}

@@ -1,0 +1,135 @@
+import Foundation
+import Logging
+import SADECore
+import SADENotification
+
+/// The home application's service: takes events in, keeps them, tells each flat's
+/// ``HomeAgent`` what they mean and the event bus what happened; confirms messages.
+///
+/// Routes and the WebSocket bus call it; it holds no HTTP.
+public actor HomeService {
+    /// Where homes are kept.
+    public let store: any HomeStore
+    /// How the home tells people.
+    public let alarms: HomeAlarms
+    /// Live events for subscribers.
+    public let events: HomeEventHub
+    /// The platform the home agents live on.
+    public let platform: Environment
+    /// The platform's time as dates.
+    public let clock: OutboxClock
+    private var agents: [FlatID: Agent] = [:]
+    private let logger: Logger
+
+    /// A service over `store` whose agents run on `platform`.
+    public init(
+        store: any HomeStore, desk: AlertDesk?, platform: Environment, clock: OutboxClock, events: HomeEventHub = HomeEventHub(),
+        policy: @escaping @Sendable (Flat) -> EscalationPolicy = HomeAlarms.remindCarers,
+        logger: Logger = Logger(label: "sade.home")
+    ) {
+        self.store = store
+        self.events = events
+        self.alarms = HomeAlarms(store: store, desk: desk, events: events, policy: policy)
+        self.platform = platform
+        self.clock = clock
+        self.logger = logger
+    }
+
+    /// Starts a home agent for every flat that has none.
+    public func startAgents() async throws {
+        for flat in try await store.flats() where agents[flat.id] == nil { try await startAgent(for: flat) }
+    }
+
+    /// Starts the home agent of `flat` (after creating it).
+    public func startAgent(for flat: Flat) async throws {
+        guard agents[flat.id] == nil else { return }
+        let lastActivity = try await store.lastActivity(flat: flat.id) ?? clock.now
+        let agent = HomeAgent.make(flat: flat, on: platform, alarms: alarms, clock: clock, lastActivity: lastActivity)
+        agents[flat.id] = agent
+        try await agent.start()
+    }
+
+    /// Stops every home agent.
+    public func stopAgents() async {
+        for agent in agents.values { await agent.stop() }
+        agents = [:]
+    }
+
+    /// The home agent of `flat`, if it runs.
+    public func agent(of flat: FlatID) -> Agent? { agents[flat] }
+
+    /// Creates a flat and starts its agent.
+    public func createFlat(_ plan: FlatPlan) async throws -> Flat {
+        let flat = try await store.createFlat(plan)
+        try await startAgent(for: flat)
+        return flat
+    }
+
+    /// Records `events` of `flat` all-or-nothing (every device must be the flat's, no
+    /// event more than a minute in the future), then tells the agent and the bus.
+    @discardableResult
+    public func ingest(_ batch: [StateEvent], flat id: FlatID) async throws(HomeError) -> [RecordedEvent] {
+        let flat = try await store.flat(id)
+        let now = clock.now
+        for (index, event) in batch.enumerated() {
+            guard flat.device(event.device) != nil else { throw .unknownDevice(event.device) }
+            guard event.time.timeIntervalSince(now) <= 60 else {
+                throw .invalidValue(field: "events[\(index)].time", reason: "is in the future (after \(now))")
+            }
+        }
+        let before = Dictionary(uniqueKeysWithValues: try await store.states(flat: id).map { ($0.device.id, $0) })
+        let occupancyBefore = try await store.occupancy(flat: id)
+        let recorded = try await store.record(batch)
+        let facts = Self.facts(of: batch, in: flat, before: before)
+        if !facts.isEmpty, let agent = agents[id] { await agent.perceive(facts) }
+        if events.subscriberCount > 0 { publish(batch, of: flat, before: before) }
+        if let occupancy = try await store.occupancy(flat: id), occupancy != occupancyBefore { events.publish(.occupancyChanged(occupancy)) }
+        return recorded
+    }
+
+    /// A person confirms a message.
+    public func confirm(message id: Int64, by person: String) async throws -> HomeMessage {
+        try await alarms.confirm(id, by: person, at: clock.now)
+    }
+
+    /// What `batch` means for the agent: detectors that went from clear to detected,
+    /// batteries that got worse, the newest resident activity.
+    static func facts(of batch: [StateEvent], in flat: Flat, before: [DeviceID: DeviceState]) -> HomeFacts {
+        var facts = HomeFacts()
+        var value: [DeviceID: Double] = before.compactMapValues { $0.latest?.value }
+        var battery: [DeviceID: Int] = before.compactMapValues(\.battery)
+        for event in batch.sorted(by: { $0.time < $1.time }) {
+            guard let device = flat.device(event.device) else { continue }
+            let wasOn = (value[event.device] ?? 0) >= 0.5
+            value[event.device] = event.value
+            if HomeAgent.hazardKinds.contains(device.kind.rawValue), event.isOn, !wasOn {
+                facts.hazards.append(Hazard(device: device.id, kind: device.kind.rawValue, room: flat.room(device.room)?.name ?? "flat", time: event.time))
+            }
+            if device.kind.isResidentActivity, event.isOn, event.time > facts.lastActivity ?? .distantPast { facts.lastActivity = event.time }
+            if let percent = event.battery {
+                let previous = battery[event.device].map(BatteryState.init(percent:)) ?? .ok
+                let now = BatteryState(percent: percent)
+                battery[event.device] = percent
+                let worse = now == .empty ? previous != .empty : now == .weak && previous == .ok
+                if worse {
+                    facts.batteries.append(BatteryReport(device: device.id, name: device.name, state: now, percent: percent, time: event.time))
+                }
+            }
+        }
+        return facts
+    }
+
+    private func publish(_ batch: [StateEvent], of flat: Flat, before: [DeviceID: DeviceState]) {
+        var latest = before.compactMapValues(\.latest)
+        for event in batch {
+            guard let device = flat.device(event.device) else { continue }
+            events.publish(.stateChanged(flat: flat.id, device: device, old: latest[event.device], new: event))
+            latest[event.device] = event
+        }
+    }
+}
+
+extension HomeAgent {
+    /// The detectors whose firing is an alarm at once.
+    public static let hazardKinds: Set<String> = Set([DeviceKind.smoke, .gas, .water, .fall].map(\.rawValue))
+}

@@ -1,0 +1,1 @@
+// Placeholder until the SQLite home store lands (removed then).
