@@ -29,6 +29,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", exact: "4.5.2"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth", exact: "2.5.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", exact: "2.8.1"),
         .package(url: "https://github.com/vapor/jwt-kit", exact: "5.8.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", exact: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", exact: "2.4.1"),
@@ -82,7 +83,7 @@ let package = Package(
         .target(
             name: "SADEMonitoring",
             dependencies: [
-                "SADEACL", "SADECore", "SADEHealth", "SADEHealthSQLite", "SADENotification",
+                "SADEACL", "SADECore", "SADEHealth", "SADEHealthSQLite", "SADENotification", "SADEHome", "SADEHomeSQLite",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -97,7 +98,9 @@ let package = Package(
             name: "SADEServer",
             dependencies: [
                 "SADEACL", "SADECore", "SADEHealth", "SADEHealthSQLite", "SADENotification", "SADEMonitoring", "SADEIssueTrack",
+                "SADEHome",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -119,7 +122,7 @@ let package = Package(
         // The home store on SQLite (GRDB): flats, devices, events, hourly statistics, messages.
         .target(
             name: "SADEHomeSQLite",
-            dependencies: ["SADEHome", "SADEHealth", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["SADEHome", "SADEHealth", "SADENotification", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         // Application: iMobile's issue track — a company's issues, services and employees on
         // SQLite (GRDB); one IssueAgent per employee finds who takes an urgent issue by
@@ -139,8 +142,9 @@ let package = Package(
             name: "sade",
             dependencies: [
                 "SADEACL", "SADECore", "SADENet", "SADEHealth", "SADEHealthSQLite", "SADENotification", "SADEExamples",
-                "SADEIssueTrack", "SADEMonitoring", "SADEServer",
+                "SADEIssueTrack", "SADEMonitoring", "SADEServer", "SADEHome", "SADEHomeSQLite",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

@@ -3,6 +3,8 @@ import Logging
 import SADECore
 import SADEHealth
 import SADEHealthSQLite
+import SADEHome
+import SADEHomeSQLite
 import SADENotification
 import Synchronization
 
@@ -79,7 +81,18 @@ public final class MonitoringSystem: Sendable {
     public let pipeline: MonitoringPipeline
     /// Simulated bedside monitors (the demo adds some), a data source of the collector.
     public let simulatedMonitors: SimulatedMonitorSource
+    /// The smart homes: flats, devices, events and messages (`home.sqlite`).
+    public let homeStore: SQLiteHomeStore
+    /// The smart homes' service: ingestion, the home agents, the live event bus.
+    public let home: HomeService
     let logger: Logger
+    /// Work that runs until shutdown (the demo homes' simulation), cancelled first then.
+    private let background = Mutex<[Task<Void, Never>]>([])
+
+    /// Keeps `task` running until ``shutdown()``, which cancels it.
+    public func keep(_ task: Task<Void, Never>) {
+        background.withLock { $0.append(task) }
+    }
 
     /// Opens the databases (creating and migrating them) and the platform; nothing runs
     /// until ``start()``.
@@ -108,6 +121,11 @@ public final class MonitoringSystem: Sendable {
                 clock: OutboxClock(clock: platform.clock, origin: configuration.epoch))
         } catch { throw .storage("cannot open the notification outbox: \(error)") }
         alertDesk = AlertDesk(outbox: outbox)
+        do {
+            homeStore = try SQLiteHomeStore(path: configuration.dataDirectory.map { ($0 as NSString).appendingPathComponent(SQLiteHomeStore.fileName) })
+        } catch { throw .storage("cannot open the home store: \(error)") }
+        home = HomeService(
+            store: homeStore, desk: alertDesk, platform: platform, clock: OutboxClock(clock: platform.clock, origin: configuration.epoch))
         events = MonitoringEventHub()
         simulatedMonitors = SimulatedMonitorSource(
             simulators: [], interval: configuration.simulatedMonitorInterval, clock: platform.clock, epoch: configuration.epoch)
@@ -154,14 +172,17 @@ public final class MonitoringSystem: Sendable {
     public func start() async throws {
         await outbox.start()
         try await pipeline.start()
+        try await home.startAgents()
     }
 
     /// Stops the agents, then delivers what the outbox can before stopping it; every
     /// accepted sample is already stored and every notification is in the outbox.
     public func shutdown() async {
+        for task in background.withLock({ tasks in defer { tasks = [] }; return tasks }) { task.cancel() }
         let stopped = await Self.finishes(within: Self.shutdownGrace) { [pipeline] in await pipeline.shutdown() }
         if !stopped { logger.warning("the pipeline did not settle within \(Self.shutdownGrace); stopping anyway") }
         events.finishAll()
+        await home.stopAgents()
         await platform.shutdown()
         await outbox.stop()
     }

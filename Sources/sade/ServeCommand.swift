@@ -82,6 +82,7 @@ struct ServeCommand: AsyncParsableCommand {
             let seeded = try await DemoHospital.seed(system)
             say(seeded ? "demo: seeded \(data) with the demo hospital" : "demo: \(data) already has data; not seeding")
             try await DemoHospital.startMonitors(system)
+            //PARKED-HOMES
             printDemoAccounts()
         }
         let issueTrack = try openIssueTrack()
@@ -99,6 +100,7 @@ struct ServeCommand: AsyncParsableCommand {
             say("dashboard: open http://\(host):\(port)/ in a browser")
         }
         try await system.start()
+        //PARKED if demo { try await DemoHomes.startLive(system) }
         let company: Company
         do {
             try await issueTrack.start()  // stops what it started if it fails

@@ -9,6 +9,9 @@ public enum HomeEvent: Hashable, Sendable {
     case message(HomeMessage)
     /// The resident moved to another room.
     case occupancyChanged(Occupancy)
+    /// Someone asked an actuator for a new value; the flat's gateway carries it out and
+    /// reports the device's new state.
+    case serviceCalled(flat: FlatID, device: Device, value: Double, context: UUID)
 
     /// The flat it happened in.
     public var flat: FlatID {
@@ -16,6 +19,7 @@ public enum HomeEvent: Hashable, Sendable {
         case .stateChanged(let flat, _, _, _): flat
         case .message(let message): message.flat
         case .occupancyChanged(let occupancy): occupancy.flat
+        case .serviceCalled(let flat, _, _, _): flat
         }
     }
 
@@ -25,6 +29,7 @@ public enum HomeEvent: Hashable, Sendable {
         case .stateChanged: "state_changed"
         case .message: "home_message"
         case .occupancyChanged: "occupancy_changed"
+        case .serviceCalled: "call_service"
         }
     }
 }

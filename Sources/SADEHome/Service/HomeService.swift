@@ -9,16 +9,18 @@ import SADENotification
 /// Routes and the WebSocket bus call it; it holds no HTTP.
 public actor HomeService {
     /// Where homes are kept.
-    public let store: any HomeStore
+    nonisolated public let store: any HomeStore
     /// How the home tells people.
-    public let alarms: HomeAlarms
+    nonisolated public let alarms: HomeAlarms
     /// Live events for subscribers.
-    public let events: HomeEventHub
+    nonisolated public let events: HomeEventHub
     /// The platform the home agents live on.
-    public let platform: Environment
+    nonisolated public let platform: Environment
     /// The platform's time as dates.
-    public let clock: OutboxClock
+    nonisolated public let clock: OutboxClock
     private var agents: [FlatID: Agent] = [:]
+    /// Actuator commands waiting for their device to confirm, by context.
+    var pending: [UUID: PendingCall] = [:]
     private let logger: Logger
 
     /// A service over `store` whose agents run on `platform`.
@@ -72,7 +74,9 @@ public actor HomeService {
         let flat = try await store.flat(id)
         let now = clock.now
         for (index, event) in batch.enumerated() {
-            guard flat.device(event.device) != nil else { throw .unknownDevice(event.device) }
+            guard flat.device(event.device) != nil else {
+                throw .invalidValue(field: "events[\(index)].device_id", reason: "no device \(event.device) in flat \(id)")
+            }
             guard event.time.timeIntervalSince(now) <= 60 else {
                 throw .invalidValue(field: "events[\(index)].time", reason: "is in the future (after \(now))")
             }
@@ -83,6 +87,7 @@ public actor HomeService {
         let facts = Self.facts(of: batch, in: flat, before: before)
         if !facts.isEmpty, let agent = agents[id] { await agent.perceive(facts) }
         if events.subscriberCount > 0 { publish(batch, of: flat, before: before) }
+        confirmCalls(batch)
         if let occupancy = try await store.occupancy(flat: id), occupancy != occupancyBefore { events.publish(.occupancyChanged(occupancy)) }
         return recorded
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import HummingbirdWebSocket
 import Logging
 import SADEIssueTrack
 import SADEMonitoring
@@ -52,7 +53,7 @@ public struct MonitoringServer: Sendable {
         router.add(middleware: ErrorMiddleware())
         router.add(middleware: RateLimitMiddleware(limiter: addressLimiter, byAddress: true))
         router.add(middleware: DashboardMiddleware(directory: configuration.dashboardDirectory))
-        router.add(middleware: AuthMiddleware(tokens: tokens, accounts: system.accounts, devices: system.devices))
+        router.add(middleware: AuthMiddleware(authenticator: authenticator))
         router.add(middleware: RateLimitMiddleware(limiter: limiter))
         addHealthRoutes(to: router)
         addMetricsRoutes(to: router)
@@ -72,6 +73,7 @@ public struct MonitoringServer: Sendable {
         addFHIRExportRoutes(to: api)
         addFHIRImportRoutes(to: api)
         addIssueTrackRoutes(to: api)
+        addHomeRoutes(to: api)
         return router
     }
 
@@ -81,13 +83,22 @@ public struct MonitoringServer: Sendable {
         try loginLimiter.admit("ip:\(context.remoteAddress ?? "unknown")")
     }
 
-    /// A Hummingbird application serving ``makeRouter()``; `onServerRunning` learns the
+    /// Who is behind a bearer token.
+    var authenticator: Authenticator { Authenticator(tokens: tokens, accounts: system.accounts, devices: system.devices) }
+
+    /// The home event bus on this server's system.
+    var homeBus: HomeBus { HomeBus(home: system.home, authenticator: authenticator) }
+
+    /// A Hummingbird application serving ``makeRouter()``, and the home event bus's
+    /// WebSocket upgrades; `onServerRunning` learns the
     /// bound port (useful with port 0).
     public func makeApplication(
         logger: Logger = Logger(label: "sade.server"), onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) -> some ApplicationProtocol {
         Application(
             router: makeRouter(),
+            server: .http1WebSocketUpgrade(
+                webSocketRouter: homeBus.router(), configuration: .init(ws: .init(maxFrameSize: HomeBus.maximumMessage))),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "sade"),
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },
             logger: logger)

@@ -8,26 +8,12 @@ import SADEMonitoring
 struct AuthMiddleware: RouterMiddleware {
     typealias Context = MonitoringRequestContext
 
-    let tokens: TokenIssuer
-    let accounts: AccountStore
-    let devices: DeviceTokens
+    let authenticator: Authenticator
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard let token = Self.bearerToken(of: request) else { return try await next(request, context) }
         var context = context
-        if token.hasPrefix(DeviceTokens.secretPrefix) {
-            guard let device = try devices.token(secret: token) else {
-                throw APIError.unauthenticated("the device token is not valid or was revoked")
-            }
-            context.caller = device.account
-        } else {
-            let (id, expiresAt) = try await tokens.verify(token)
-            guard let account = try accounts.account(id: id) else {
-                throw APIError.unauthenticated("the account of this token no longer exists")
-            }
-            context.caller = account
-            context.credentialsExpireAt = expiresAt
-        }
+        (context.caller, context.credentialsExpireAt) = try await authenticator.account(forToken: token)
         return try await next(request, context)
     }
 

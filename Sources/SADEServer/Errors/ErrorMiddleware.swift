@@ -2,6 +2,7 @@ import Hummingbird
 import Logging
 import SADEHealth
 import SADEIssueTrack
+import SADEHome
 import SADEMonitoring
 
 /// Turns whatever a route throws into an ``APIError`` so that every error reaches the
@@ -25,6 +26,9 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         } catch let error as IssueTrackError {
             if case .storage(let reason) = error { context.logger.error("issue track storage failure: \(reason)") }
             if case .agentNotStarted(_, let reason) = error { context.logger.error("issue agent not started: \(reason)") }
+            throw APIError(error)
+        } catch let error as HomeError {
+            if case .storage(let reason) = error { context.logger.error("home store failure: \(reason)") }
             throw APIError(error)
         } catch let error as HTTPError {
             throw APIError(error.status, code: Self.code(for: error.status), message: error.body ?? error.status.reasonPhrase)

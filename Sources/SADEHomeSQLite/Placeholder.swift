@@ -1,1 +1,0 @@
-// Placeholder until the SQLite home store lands (removed then).

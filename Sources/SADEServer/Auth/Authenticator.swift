@@ -1,0 +1,25 @@
+import Foundation
+import SADEMonitoring
+
+/// Finds the account behind a bearer token: a login JWT or a device token. The HTTP
+/// middleware and the home event bus's auth phase both ask it.
+struct Authenticator: Sendable {
+    let tokens: TokenIssuer
+    let accounts: AccountStore
+    let devices: DeviceTokens
+
+    /// The token's account, and when a login token expires (`nil` for device tokens).
+    func account(forToken token: String) async throws -> (account: UserAccount, expiresAt: Date?) {
+        if token.hasPrefix(DeviceTokens.secretPrefix) {
+            guard let device = try devices.token(secret: token) else {
+                throw APIError.unauthenticated("the device token is not valid or was revoked")
+            }
+            return (device.account, nil)
+        }
+        let (id, expiresAt) = try await tokens.verify(token)
+        guard let account = try accounts.account(id: id) else {
+            throw APIError.unauthenticated("the account of this token no longer exists")
+        }
+        return (account, expiresAt)
+    }
+}

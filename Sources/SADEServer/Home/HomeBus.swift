@@ -1,0 +1,86 @@
+import Foundation
+import Hummingbird
+import HummingbirdWebSocket
+import Logging
+import SADEHome
+import SADEMonitoring
+
+/// The home event bus: a WebSocket API at `/api/v1/home/websocket` shaped like Home
+/// Assistant's (auth phase, numbered commands, results, subscriptions) with the AAL
+/// thesis's seven `REQUEST_*` commands (`homer/request`).
+struct HomeBus: Sendable {
+    /// Where the bus listens.
+    static let path = "/api/v1/home/websocket"
+    /// The version the bus names in `auth_required`.
+    static let version = "sade-home-1"
+    /// The largest message a client may send (a bigger one closes the socket with 1009).
+    static let maximumMessage = 1 << 16
+    /// How long a client has to authenticate before the socket is closed (1008).
+    static let authenticationTimeout: Duration = .seconds(10)
+
+    let home: HomeService
+    let authenticator: Authenticator
+
+    /// The router that upgrades requests to the bus's path.
+    func router() -> Router<BasicWebSocketRequestContext> {
+        let router = Router(context: BasicWebSocketRequestContext.self)
+        router.ws(RouterPath(stringLiteral: Self.path)) { inbound, outbound, context in
+            let flat = context.request.uri.queryParameters["flat_id"].flatMap { Int64(String($0)) }
+            try await serve(inbound: inbound, outbound: outbound, flat: flat, logger: context.logger)
+        }
+        return router
+    }
+
+    /// One client: the auth phase, then commands until the socket closes.
+    func serve(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, flat: FlatID?, logger: Logger) async throws {
+        try await outbound.write(.text(HomeBusSession.encode(["type": "auth_required", "ha_version": Self.version])))
+        let timeout = Task {
+            try await Task.sleep(for: Self.authenticationTimeout)
+            try await outbound.close(.policyViolation, reason: "authentication timed out")
+        }
+        var session: HomeBusSession?
+        defer {
+            timeout.cancel()
+            if let session { Task { await session.close() } }
+        }
+        for try await message in inbound.messages(maxSize: Self.maximumMessage) {
+            guard case .text(let text) = message else {
+                try await outbound.write(.text(HomeBusSession.encode(HomeBusSession.failure(id: nil, .invalidFormat("send JSON text, not binary")))))
+                continue
+            }
+            if let session {
+                await session.handle(text)
+                continue
+            }
+            switch await authenticate(text, flat: flat) {
+            case .success(let opened):
+                timeout.cancel()
+                session = HomeBusSession(home: home, caller: opened.caller, flats: opened.flats, outbound: outbound, logger: logger)
+                try await outbound.write(.text(HomeBusSession.encode(["type": "auth_ok", "ha_version": Self.version])))
+            case .failure(let error):
+                try await outbound.write(.text(HomeBusSession.encode(["type": "auth_invalid", "message": error.message])))
+                try await outbound.close(.policyViolation, reason: "authentication failed")
+                return
+            }
+        }
+    }
+
+    /// Checks the `auth` message and finds the flats the caller may see (only `flat`
+    /// when the URL names one).
+    func authenticate(_ text: String, flat: FlatID?) async -> Result<(caller: UserAccount, flats: Set<FlatID>), HomeBusError> {
+        guard let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any],
+            object["type"] as? String == "auth", let token = object["access_token"] as? String
+        else { return .failure(.invalidFormat("expected {\"type\": \"auth\", \"access_token\": …}")) }
+        do {
+            let caller = try await authenticator.account(forToken: token).account
+            let visible = HomeAccess.flats(of: caller, among: try await home.store.flats()).map(\.id)
+            if let flat {
+                guard visible.contains(flat) else { return .failure(.unauthorized("you may not see flat \(flat)")) }
+                return .success((caller, [flat]))
+            }
+            return .success((caller, Set(visible)))
+        } catch {
+            return .failure(.unauthorized("invalid access token: \(error)"))
+        }
+    }
+}
