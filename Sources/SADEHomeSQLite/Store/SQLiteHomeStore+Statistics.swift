@@ -65,7 +65,9 @@ extension SQLiteHomeStore {
                 if counter.kind.isGeneration { generated[index] += increase } else { consumed[index] += increase }
             }
         }
-        for meter in meters where meter.kind.unit == "W" {
+        // A direction measured by an energy counter is not counted again from its power meters.
+        let counted = Set(counters.map(\.kind.isGeneration))
+        for meter in meters where meter.kind.unit == "W" && !counted.contains(meter.kind.isGeneration) {
             let readings = try await history(device: meter.id, from: edges[0].addingTimeInterval(-Self.powerHold), to: edges[edges.count - 1], limit: nil)
             let joules = Self.integrate(readings, edges: edges)
             for index in joules.indices {
