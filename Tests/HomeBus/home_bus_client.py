@@ -221,9 +221,11 @@ def main():
     check(gateway.auth.get("type") == "auth_ok", f"the gateway authenticates: {gateway.auth}")
     fall = entities["binary_sensor.bathroom_fall"]["attributes"]["device_id"]
     stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
-    posted = result_ok(gateway.call({"type": "homer/post_events", "events": [{"device_id": fall, "value": 1, "battery": 77, "time": stamp}]}),
-                       "the gateway posts a fall")
-    check((posted or {}).get("accepted") == 1, f"one event accepted: {posted}")
+    clear = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(time.time() - 2))
+    posted = result_ok(gateway.call({"type": "homer/post_events", "events": [
+        {"device_id": fall, "value": 0, "battery": 77, "time": clear}, {"device_id": fall, "value": 1, "battery": 77, "time": stamp}]}),
+        "the gateway posts a fall")
+    check((posted or {}).get("accepted") == 2, f"two events accepted: {posted}")
     alarm = bus.event(lambda m: m["event"]["event_type"] == "home_message" and m["event"]["data"]["message"]["class"] == "alarm"
                       and m["event"]["data"]["message"]["device_id"] == fall)
     check(alarm["id"] == messages["id"], "the fall alarm arrives on the home_message subscription")
