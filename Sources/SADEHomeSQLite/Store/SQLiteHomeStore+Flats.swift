@@ -22,6 +22,7 @@ extension SQLiteHomeStore {
             return try Self.flat(id, in: db)
         }
         cache(flat.devices)
+        flatCache.withLock { $0[flat.id] = flat }
         return flat
     }
 
@@ -30,7 +31,7 @@ extension SQLiteHomeStore {
         if let zone = update.timeZone, TimeZone(identifier: zone) == nil {
             throw .invalidValue(field: "timeZone", reason: "\(zone.prefix(60).debugDescription) is not an IANA time zone")
         }
-        return try await write("updating flat \(id)") { db in
+        let updated = try await write("updating flat \(id)") { db in
             var flat = try Self.flat(id, in: db)
             if let name = update.name { flat.name = name }
             if let resident = update.resident { flat.resident = resident }
@@ -42,22 +43,29 @@ extension SQLiteHomeStore {
                 arguments: [flat.name, flat.resident?.rawValue, try JSON.text(flat.carers), flat.timeZone, try JSON.text(flat.inactivity), id])
             return flat
         }
+        flatCache.withLock { $0[id] = updated }
+        return updated
     }
 
     public func addDevice(_ plan: DevicePlan, room: RoomID, flat: FlatID) async throws(HomeError) -> Device {
         try Self.validate(plan, field: "device")
-        let device = try await write("adding a device") { db -> Device in
+        let (device, updated) = try await write("adding a device") { db -> (Device, Flat) in
             let existing = try Self.flat(flat, in: db)
             guard existing.room(room) != nil else { throw HomeError.unknownRoom(room) }
             var taken = Set(existing.devices.map(\.objectID))
-            return try Self.insert(plan, room: room, flat: flat, taken: &taken, in: db)
+            let device = try Self.insert(plan, room: room, flat: flat, taken: &taken, in: db)
+            return (device, try Self.flat(flat, in: db))
         }
         cache([device])
+        flatCache.withLock { $0[flat] = updated }
         return device
     }
 
     public func flat(_ id: FlatID) async throws(HomeError) -> Flat {
-        try await read("reading flat \(id)") { db in try Self.flat(id, in: db) }
+        if let cached = flatCache.withLock({ $0[id] }) { return cached }
+        let flat = try await read("reading flat \(id)") { db in try Self.flat(id, in: db) }
+        flatCache.withLock { cache in if cache[id] == nil { cache[id] = flat } }  // a write since keeps its newer copy
+        return flat
     }
 
     public func flats() async throws(HomeError) -> [Flat] {

@@ -19,6 +19,9 @@ public final class SQLiteHomeStore: HomeStore {
     let database: any DatabaseWriter
     /// Every device by id: events are checked and routed without a read.
     let devices = Mutex<[DeviceID: Device]>([:])
+    /// Flats as last read or written: every ingest reads its flat. Only this store
+    /// writes the file, so a flat changes only through it.
+    let flatCache = Mutex<[FlatID: Flat]>([:])
 
     /// The file name inside a data directory.
     public static let fileName = "home.sqlite"

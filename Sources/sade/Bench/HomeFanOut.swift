@@ -85,7 +85,7 @@ struct HomeFanOut {
             try await clock.sleep(until: start.advanced(by: .milliseconds(batch * 10)))
             let now = Date()
             let micros = ((now.timeIntervalSince1970 - origin) * 1_000_000).rounded()
-            let stamp = now.formatted(.iso8601.year().month().day().time(includingFractionalSeconds: true))
+            let stamp = Date.ISO8601FormatStyle(includingFractionalSeconds: true).format(now)
             let events = (0..<10).map { index in ["device_id": meterID, "value": micros + Double(index), "time": stamp] as [String: Any] }
             let answer = try await http.send(.POST, "/api/v1/homes/\(flatID)/events", token: gateway, json: ["events": events])
             guard answer.isSuccess else { throw BenchError.unexpected("POST events answered \(answer.status) \(answer.errorMessage)") }
