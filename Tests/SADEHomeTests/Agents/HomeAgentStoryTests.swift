@@ -63,6 +63,7 @@ struct HomeAgentStoryTests {
         defer { Task { await home.stop() } }
         let messages = home.service.events.subscribe(flats: [home.flat.id])
         try await home.service.ingest([StateEvent(device: home.device("kitchen_motion").id, value: 1, battery: 80, time: HomeFixture.at(50))], flat: home.flat.id)
+        await home.clock.waitForSleepers(1)  // the watch checked once at start and waits for its next minute
         home.clock.advance(by: .seconds(12 * 3600 + 60))
         let alarm = try #require(await first(messages) { $0.homeMessage?.state == .open }?.homeMessage)
         #expect(alarm.severity == .alarm)
@@ -87,7 +88,9 @@ struct HomeAgentStoryTests {
         let home = try await HomeFixture(rules: rules)
         defer { Task { await home.stop() } }
         let messages = home.service.events.subscribe(flats: [home.flat.id])
+        await home.clock.waitForSleepers(1)  // the watch checked once at start and waits for its next minute
         home.clock.advance(by: .seconds(6 * 3600))
+        await home.clock.waitForSleepers(1)  // checked at 06:00, waiting again
         try await home.service.ingest([StateEvent(device: home.device("bedroom_motion").id, value: 1, battery: 80, time: HomeFixture.at(6 * 3600))], flat: home.flat.id)
         home.clock.advance(by: .seconds(4 * 3600 + 30))
         let alarm = try #require(await first(messages) { $0.homeMessage?.state == .open }?.homeMessage)
