@@ -1,0 +1,10 @@
+import ArgumentParser
+
+/// `sade home`: the smart home from the command line.
+struct HomeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "home",
+        abstract: "The smart home for assisted living: simulate a flat's gateway against a running server.",
+        subcommands: [HomeSimulateCommand.self]
+    )
+}
