@@ -15,12 +15,13 @@ extension MonitoringServer {
             var summaries: [[String: Any]] = []
             for flat in flats {
                 let open = try await system.home.store.messages(flat: flat.id, states: [.open], from: nil, to: nil)
-                summaries.append([
-                    "id": flat.id, "name": flat.name, "resident": flat.resident?.rawValue ?? NSNull() as Any, "carers": flat.carers,
-                    "rooms": flat.rooms.count, "devices": flat.devices.count,
+                var summary: [String: Any] = [
+                    "id": flat.id, "name": flat.name, "carers": flat.carers, "rooms": flat.rooms.count, "devices": flat.devices.count,
                     "open_alarms": open.filter { $0.severity == .alarm }.count, "open_warnings": open.filter { $0.severity == .warning }.count,
-                    "last_activity": try await system.home.store.lastActivity(flat: flat.id).map { HomeStateJSON.iso.format($0) } ?? NSNull() as Any,
-                ])
+                ]
+                if let resident = flat.resident { summary["resident"] = resident.rawValue }
+                if let last = try await system.home.store.lastActivity(flat: flat.id) { summary["last_activity"] = HomeStateJSON.iso.format(last) }
+                summaries.append(summary)
             }
             return try HomeJSON.response(summaries)
         }

@@ -92,13 +92,12 @@ enum HomeStateJSON {
 
     /// The flat with its floor plan, for the REST API and the pages.
     static func flat(_ flat: Flat) -> [String: Any] {
-        [
-            "id": flat.id, "name": flat.name, "resident": flat.resident?.rawValue ?? NSNull() as Any, "carers": flat.carers,
-            "time_zone": flat.timeZone,
-            "inactivity": [
-                "continuous_hours": flat.inactivity.continuousPeriod.map { $0.seconds / 3600 } ?? NSNull() as Any,
-                "windows": flat.inactivity.windows.map { ["start": ActivityWindowText.start($0), "end": ActivityWindowText.end($0)] },
-            ] as [String: Any],
+        var inactivity: [String: Any] = [
+            "windows": flat.inactivity.windows.map { ["start": ActivityWindowText.start($0), "end": ActivityWindowText.end($0)] }
+        ]
+        if let period = flat.inactivity.continuousPeriod { inactivity["continuous_hours"] = period.seconds / 3600 }
+        var object: [String: Any] = [
+            "id": flat.id, "name": flat.name, "carers": flat.carers, "time_zone": flat.timeZone, "inactivity": inactivity,
             "rooms": flat.rooms.map { room in
                 [
                     "id": room.id, "name": room.name, "type": room.type.rawValue,
@@ -115,6 +114,8 @@ enum HomeStateJSON {
                 ] as [String: Any]
             },
         ]
+        if let resident = flat.resident { object["resident"] = resident.rawValue }  // absent fields are left out, never null
+        return object
     }
 }
 
