@@ -1,0 +1,94 @@
+import Foundation
+
+/// What the sensors of a CASAS file are, beyond the defaults (`M…` motion, `D…` door
+/// contact, `T…` temperature), and the room each is in:
+/// `{"sensors": {"LS001": {"kind": "brightness", "room": "Kitchen"}, "M003": {"room": "Bedroom"}}}`.
+public struct CASASDeviceMap: Codable, Sendable, Hashable {
+    /// One sensor's kind (a thesis kind's name) and room (by name).
+    public struct Sensor: Codable, Sendable, Hashable {
+        public var kind: String?
+        public var room: String?
+    }
+
+    /// The sensors the map names.
+    public var sensors: [String: Sensor]
+
+    /// A map.
+    public init(sensors: [String: Sensor] = [:]) { self.sensors = sensors }
+
+    /// The kind of `sensor`: the map's, else by its prefix.
+    public func kind(of sensor: String) -> DeviceKind? {
+        if let name = sensors[sensor]?.kind { return DeviceKind.thesisKind(named: name) }
+        switch sensor.first?.uppercased() {
+        case "M": return .motion
+        case "D": return .contact
+        case "T": return .temperature
+        default: return nil
+        }
+    }
+}
+
+/// What an import did.
+public struct CASASImportSummary: Sendable, Hashable {
+    /// Event lines read.
+    public var events: Int
+    /// Devices added to the flat for sensors it did not have.
+    public var devicesAdded: [String]
+    /// The activities annotated in the file: label → episodes (begin … end).
+    public var activities: [String: [DateInterval]]
+    /// The first and last event's times.
+    public var period: DateInterval
+}
+
+/// Imports a CASAS file into a flat: every line is read and every sensor resolved before
+/// anything is written, so a bad line imports nothing; then the flat gets a device (object
+/// id: the sensor's name in lower case) for each sensor it lacks, and the events are
+/// recorded in one transaction.
+public struct CASASImport: Sendable {
+    /// The store to import into.
+    public let store: any HomeStore
+    /// The sensors' kinds and rooms.
+    public let map: CASASDeviceMap
+
+    /// An importer.
+    public init(store: any HomeStore, map: CASASDeviceMap = CASASDeviceMap()) {
+        self.store = store
+        self.map = map
+    }
+
+    /// Imports `text` into flat `id`.
+    public func run(_ text: String, flat id: FlatID) async throws -> CASASImportSummary {
+        var flat = try await store.flat(id)
+        let lines = try CASASReader.parse(text, timeZone: TimeZone(identifier: flat.timeZone) ?? .gmt)
+        var plans: [String: (DevicePlan, RoomID)] = [:]
+        for line in lines where flat.devices.first(where: { $0.objectID == line.sensor.lowercased() }) == nil && plans[line.sensor] == nil {
+            guard let kind = map.kind(of: line.sensor) else { throw CASASError.unknownSensor(line: line.line, sensor: line.sensor) }
+            let roomName = map.sensors[line.sensor]?.room
+            guard let room = flat.rooms.first(where: { $0.name == roomName }) ?? flat.rooms.first else {
+                throw HomeError.invalidValue(field: "flat", reason: "flat \(id) has no room to put sensor \(line.sensor) in")
+            }
+            let position = room.polygon.first ?? PlanPoint(x: 0, y: 0)
+            plans[line.sensor] = (DevicePlan(name: line.sensor, kind: kind, position: position, isBatteryPowered: true, objectID: line.sensor.lowercased()), room.id)
+        }
+        for (_, (plan, room)) in plans.sorted(by: { $0.key < $1.key }) { _ = try await store.addDevice(plan, room: room, flat: id) }
+        flat = try await store.flat(id)
+        let devices = Dictionary(flat.devices.map { ($0.objectID, $0.id) }, uniquingKeysWith: { first, _ in first })
+        let events = lines.compactMap { line in devices[line.sensor.lowercased()].map { StateEvent(device: $0, value: line.value, time: line.time) } }
+        try await store.record(events)
+        return CASASImportSummary(
+            events: events.count, devicesAdded: plans.keys.sorted(), activities: Self.activities(lines),
+            period: DateInterval(start: lines.map(\.time).min() ?? Date(), end: lines.map(\.time).max() ?? Date()))
+    }
+
+    /// The annotated episodes: each `begin` closed by the next `end` of the same label.
+    public static func activities(_ lines: [CASASLine]) -> [String: [DateInterval]] {
+        var open: [String: Date] = [:], episodes: [String: [DateInterval]] = [:]
+        for line in lines {
+            guard let label = line.activity else { continue }
+            if line.begins { open[label] = line.time } else if let start = open.removeValue(forKey: label), start <= line.time {
+                episodes[label, default: []].append(DateInterval(start: start, end: line.time))
+            }
+        }
+        return episodes
+    }
+}
