@@ -27,6 +27,8 @@ public struct MonitoringServer: Sendable {
     let loginLimiter: RateLimiter
     /// The server's Prometheus metrics.
     public let metrics = ServerMetrics()
+    /// The home event bus's subscriptions, fed from one subscription to the home service.
+    let homeFanOut: HomeBusFanOut
     /// iMobile's issue track, served under `/api/v1/issues` and `/api/v1/company`
     /// (503 there when `nil`); started and stopped by its owner.
     public let issueTrack: IssueTrackOffice?
@@ -38,6 +40,7 @@ public struct MonitoringServer: Sendable {
         self.system = system
         self.issueTrack = issueTrack
         self.configuration = configuration
+        homeFanOut = HomeBusFanOut(home: system.home)
         tokens = await TokenIssuer(
             secret: configuration.tokenSecret ?? TokenIssuer.randomSecret(), lifetime: configuration.tokenLifetime,
             now: now ?? { [system] in system.now() })
@@ -87,7 +90,7 @@ public struct MonitoringServer: Sendable {
     var authenticator: Authenticator { Authenticator(tokens: tokens, accounts: system.accounts, devices: system.devices) }
 
     /// The home event bus on this server's system.
-    var homeBus: HomeBus { HomeBus(home: system.home, authenticator: authenticator) }
+    var homeBus: HomeBus { HomeBus(home: system.home, authenticator: authenticator, fanOut: homeFanOut) }
 
     /// A Hummingbird application serving ``makeRouter()``, and the home event bus's
     /// WebSocket upgrades; `onServerRunning` learns the

@@ -20,6 +20,7 @@ struct HomeBus: Sendable {
 
     let home: HomeService
     let authenticator: Authenticator
+    let fanOut: HomeBusFanOut
 
     /// The router that upgrades requests to the bus's path.
     func router() -> Router<BasicWebSocketRequestContext> {
@@ -55,7 +56,7 @@ struct HomeBus: Sendable {
             switch await authenticate(text, flat: flat) {
             case .success(let opened):
                 timeout.cancel()
-                session = HomeBusSession(home: home, caller: opened.caller, flats: opened.flats, outbound: outbound, logger: logger)
+                session = HomeBusSession(home: home, fanOut: fanOut, caller: opened.caller, flats: opened.flats, outbound: outbound, logger: logger)
                 try await outbound.write(.text(HomeBusSession.encode(["type": "auth_ok", "ha_version": Self.version])))
             case .failure(let error):
                 try await outbound.write(.text(HomeBusSession.encode(["type": "auth_invalid", "message": error.message])))

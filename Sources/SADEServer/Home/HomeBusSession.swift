@@ -15,9 +15,12 @@ actor HomeBusSession {
     let logger: Logger
     private var lastID = 0
     private var subscriptions: [Int: Task<Void, Never>] = [:]
+    private var subscriptionKeys: [Int: UUID] = [:]
+    let fanOut: HomeBusFanOut
 
-    init(home: HomeService, caller: UserAccount, flats: Set<FlatID>, outbound: WebSocketOutboundWriter, logger: Logger) {
+    init(home: HomeService, fanOut: HomeBusFanOut, caller: UserAccount, flats: Set<FlatID>, outbound: WebSocketOutboundWriter, logger: Logger) {
         self.home = home
+        self.fanOut = fanOut
         self.caller = caller
         self.flats = flats
         self.outbound = outbound
@@ -26,8 +29,10 @@ actor HomeBusSession {
 
     /// Ends the subscriptions (the socket closed).
     func close() {
+        for key in subscriptionKeys.values { fanOut.unsubscribe(key) }
         for task in subscriptions.values { task.cancel() }
         subscriptions = [:]
+        subscriptionKeys = [:]
     }
 
     /// Runs one command and answers it.
@@ -79,15 +84,14 @@ actor HomeBusSession {
         if let type, !Self.eventTypes.contains(type) {
             throw HomeBusError.invalidFormat("event_type must be one of \(Self.eventTypes.sorted().joined(separator: ", "))")
         }
-        let stream = home.events.subscribe(flats: flats)
-        subscriptions[id] = Task { [home, flats] in
-            var known: [FlatID: Flat] = [:]
-            for await event in stream where type == nil || event.type == type {
-                if known[event.flat] == nil, flats.contains(event.flat) { known[event.flat] = try? await home.store.flat(event.flat) }
-                let object = HomeStateJSON.event(event, flats: known, at: await home.clock.now)
-                await self.send(["id": id, "type": "event", "event": object])
+        let (key, stream) = fanOut.subscribe(id: id, flats: flats, type: type)
+        subscriptions[id] = Task { [outbound, fanOut] in
+            for await text in stream {
+                guard (try? await outbound.write(.text(text))) != nil else { break }
             }
+            fanOut.unsubscribe(key)
         }
+        subscriptionKeys[id] = key
     }
 
     private func unsubscribe(_ command: [String: Any]) throws {
@@ -95,6 +99,7 @@ actor HomeBusSession {
         guard let task = subscriptions.removeValue(forKey: Int(subscription)) else {
             throw HomeBusError.notFound("no subscription \(subscription)")
         }
+        if let key = subscriptionKeys.removeValue(forKey: Int(subscription)) { fanOut.unsubscribe(key) }
         task.cancel()
     }
 

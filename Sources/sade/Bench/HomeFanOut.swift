@@ -60,10 +60,10 @@ struct HomeFanOut {
                             for try await message in inbound.messages(maxSize: 1 << 20) {
                                 guard case .text(let text) = message else { continue }
                                 if !subscribed, text.contains(#""type":"result""#) { subscribed = true; ready.tick() }
-                                guard text.contains(entity),
-                                    let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any],
-                                    let state = ((object["event"] as? [String: Any])?["data"] as? [String: Any])?["new_state"] as? [String: Any],
-                                    let sent = Double(state["state"] as? String ?? "")
+                                // The new state's value without parsing the whole message: the first "state" after "new_state".
+                                guard text.contains(entity), let newState = text.range(of: #""new_state":"#),
+                                    let state = text.range(of: #""state":""#, range: newState.upperBound..<text.endIndex),
+                                    let sent = Double(text[state.upperBound...].prefix { $0 != "\"" })
                                 else { continue }
                                 let latency = (Date().timeIntervalSince1970 - origin) * 1000 - sent / 1000
                                 latencies.append(latency)
