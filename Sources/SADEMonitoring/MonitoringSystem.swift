@@ -34,14 +34,18 @@ public final class MonitoringSystem: Sendable {
         public var tunePipeline: @Sendable (inout MonitoringPipeline.Configuration) -> Void
         /// How often the demo's simulated monitors send readings.
         public var simulatedMonitorInterval: Duration
+        /// How long the homes' sensor events are kept (their hourly statistics stay); `nil` keeps them all.
+        public var homeEventRetention: Duration?
 
         /// A configuration for `dataDirectory`.
         public init(
             dataDirectory: String?, passwordHasher: PasswordHasher = .standard, smtp: SMTPConfiguration? = nil,
             webhookURL: String? = nil, webhookSecret: String? = nil, clock: any Clock<Duration> = ContinuousClock(), epoch: Date = Date(),
             platformName: String = "hospital", simulatedMonitorInterval: Duration = .seconds(5),
+            homeEventRetention: Duration? = .seconds(365 * 86_400),
             tunePipeline: @escaping @Sendable (inout MonitoringPipeline.Configuration) -> Void = { _ in }
         ) {
+            self.homeEventRetention = homeEventRetention
             self.dataDirectory = dataDirectory
             self.passwordHasher = passwordHasher
             self.smtp = smtp
@@ -173,6 +177,22 @@ public final class MonitoringSystem: Sendable {
         await outbox.start()
         try await pipeline.start()
         try await home.startAgents()
+        if let retention = configuration.homeEventRetention { keep(homeRetention(keeping: retention)) }
+    }
+
+    /// Once a day (and at start), deletes home events older than `retention`.
+    private func homeRetention(keeping retention: Duration) -> Task<Void, Never> {
+        Task { [homeStore, platform, logger] in
+            while !Task.isCancelled {
+                do {
+                    let deleted = try await homeStore.deleteEvents(before: now().addingTimeInterval(-retention.seconds))
+                    if deleted > 0 { logger.info("home retention: deleted \(deleted) events older than \(retention)") }
+                } catch {
+                    logger.error("home retention failed", metadata: ["error": "\(error)"])
+                }
+                guard (try? await platform.clock.sleep(for: .seconds(86_400))) != nil else { return }
+            }
+        }
     }
 
     /// Stops the agents, then delivers what the outbox can before stopping it; every

@@ -61,10 +61,14 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Requests per second each client may make on average before getting 429.")
     var rateLimit = 200.0
 
+    @Option(help: "Days the homes' sensor events are kept (their hourly statistics stay); 0 keeps them all.")
+    var homeRetentionDays = 365
+
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be 0…65535") }
         guard maxBodyBytes > 0 else { throw ValidationError("--max-body-bytes must be positive") }
         guard rateLimit > 0, rateLimit.isFinite else { throw ValidationError("--rate-limit must be a positive number") }
+        guard homeRetentionDays >= 0 else { throw ValidationError("--home-retention-days must be 0 or more") }
         if let smtp { _ = try Self.hostAndPort(smtp) }
         if let secret = tokenSecret ?? ProcessInfo.processInfo.environment["SADE_TOKEN_SECRET"],
             secret.utf8.count < TokenIssuer.minimumSecretBytes
@@ -77,7 +81,8 @@ struct ServeCommand: AsyncParsableCommand {
         CommandLogging.bootstrapped
         let logger = Logger(label: "sade.serve")
         let system = try MonitoringSystem(configuration: .init(
-            dataDirectory: data, smtp: try smtpConfiguration(), webhookURL: webhook, webhookSecret: webhookSecret))
+            dataDirectory: data, smtp: try smtpConfiguration(), webhookURL: webhook, webhookSecret: webhookSecret,
+            homeEventRetention: homeRetentionDays > 0 ? .seconds(homeRetentionDays * 86_400) : nil))
         if demo {
             let seeded = try await DemoHospital.seed(system)
             say(seeded ? "demo: seeded \(data) with the demo hospital" : "demo: \(data) already has data; not seeding")

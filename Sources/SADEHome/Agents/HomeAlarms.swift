@@ -33,25 +33,33 @@ public struct HomeAlarms: Sendable {
     }
 
     /// Raises `draft` at `date`; a message with the same key still open is not raised again.
+    /// Subscribers hear of it once its notification is on its way, so a confirmation
+    /// always finds the notification to stop.
     @discardableResult
     public func raise(_ draft: HomeMessageDraft, flat: Flat, at date: Date) async throws -> HomeMessage {
-        let (message, isNew) = try await store.raise(draft, at: date)
+        var (message, isNew) = try await store.raise(draft, at: date)
         guard isNew else { return message }
-        events?.publish(.message(message))
-        if let desk, message.severity != .silent, !flat.carers.isEmpty {
-            let notice = Notice(
-                id: message.notice ?? draft.notice, recipients: flat.carers.map(Recipient.user), severity: message.severity,
-                title: "\(flat.name): \(message.title)", body: message.text, subject: "flat:\(flat.id)", createdAt: date,
-                deduplicationKey: "home:\(flat.id):\(message.key)")
-            try await desk.raise(notice, policy: policy(flat))
+        if let desk, let notice = message.notice, message.severity != .silent, !flat.carers.isEmpty {
+            try await desk.raise(
+                Notice(
+                    id: notice, recipients: flat.carers.map(Recipient.user), severity: message.severity,
+                    title: "\(flat.name): \(message.title)", body: message.text, subject: "flat:\(flat.id)", createdAt: date,
+                    deduplicationKey: "home:\(flat.id):\(message.key)"),
+                policy: policy(flat))
+            message = try await store.message(message.id)
+            if message.state == .confirmed, message.severity.needsAcknowledgement {  // confirmed while the notice was being queued
+                try await desk.acknowledge(notice, by: message.confirmedBy ?? "home")
+            }
         }
+        events?.publish(.message(message))
         return message
     }
 
-    /// A person confirms a message: it closes, and its notification stops escalating.
+    /// A person confirms a message: it closes, and its notification (if it had one)
+    /// stops escalating.
     public func confirm(_ id: Int64, by person: String, at date: Date) async throws -> HomeMessage {
         let message = try await store.confirm(message: id, by: person, at: date)
-        if let desk, let notice = message.notice, message.severity.needsAcknowledgement {
+        if let desk, let notice = message.notice, message.severity.needsAcknowledgement, try await desk.outbox.notification(notice) != nil {
             try await desk.acknowledge(notice, by: person)
         }
         events?.publish(.message(message))

@@ -57,7 +57,7 @@ public struct ResidentRoutine: Sendable {
     func device(_ objectID: String) -> Device? { devices[objectID] }
 
     /// The battery charge of `device` at `date`: each device was fitted at its own time.
-    func battery(of device: Device, at date: Date) -> Int? {
+    public func battery(of device: Device, at date: Date) -> Int? {
         guard device.isBatteryPowered else { return nil }
         var random = SeededRandom(seed: seed &+ UInt64(bitPattern: device.id) &* 7919)
         let fitted = random.uniform(0...(batteryDrainDays * 0.95))
