@@ -52,9 +52,10 @@ enum HomeEventInput {
     static func date(_ json: Any?, field: String) throws(HomeError) -> Date {
         guard let json, !(json is NSNull) else { throw .invalidValue(field: field, reason: "is missing") }
         if let text = json as? String {
-            if let date = try? Date(text, strategy: .iso8601) { return date }
-            if let date = try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(text) { return date }
-            throw .invalidValue(field: field, reason: "\(text.prefix(40).debugDescription) is not an ISO 8601 date-time")
+            guard let date = JSONBody.parseDate(text) else {
+                throw .invalidValue(field: field, reason: "\(text.prefix(40).debugDescription) is not an ISO 8601 date-time")
+            }
+            return date
         }
         guard let milliseconds = number(json), milliseconds.isFinite, abs(milliseconds) < 1e15 else {
             throw .invalidValue(field: field, reason: "must be an ISO 8601 date-time or epoch milliseconds")

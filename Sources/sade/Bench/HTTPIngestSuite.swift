@@ -13,13 +13,9 @@ struct HTTPIngestSuite: BenchSuite {
     func run(in context: BenchContext) async throws -> [BenchFigure] {
         let data = try TemporaryDirectory()
         defer { data.remove() }
-        let server = try ChildProcess(
-            ChildProcess.sade, ["serve", "--demo", "--port", "0", "--data", data.path, "--rate-limit", "1000000"], silenceErrors: true)
+        let (server, url) = try await ChildProcess.demoServer(data: data)
         defer { server.terminate() }
-        guard let line = await server.line(containing: "listening on http://"), let url = line.split(separator: " ").last else {
-            throw BenchError.peerFailed("sade serve did not start listening")
-        }
-        let http = SimulatorHTTP(server: String(url), client: .shared)
+        let http = SimulatorHTTP(server: url, client: .shared)
         let tokens = try await Self.deviceTokens(http, count: Self.clients)
         // Latency first, while the pipeline has no backlog: the throughput runs below
         // accept samples faster than the agents evaluate them.

@@ -23,13 +23,9 @@ struct HomeFanOut {
     func run() async throws -> Result {
         let data = try TemporaryDirectory()
         defer { data.remove() }
-        let server = try ChildProcess(
-            ChildProcess.sade, ["serve", "--demo", "--port", "0", "--data", data.path, "--rate-limit", "1000000"], silenceErrors: true)
+        let (server, url) = try await ChildProcess.demoServer(data: data)
         defer { server.terminate() }
-        guard let line = await server.line(containing: "listening on http://"), let url = line.split(separator: " ").last else {
-            throw BenchError.peerFailed("sade serve did not start listening")
-        }
-        let http = SimulatorHTTP(server: String(url), client: .shared)
+        let http = SimulatorHTTP(server: url, client: .shared)
         let admin = try await MonitorEmulator.login(http, username: "admin", password: "sade-demo")
         let flats = (try await http.send(.GET, "/api/v1/homes", token: admin).json as? [[String: Any]]) ?? []
         guard let flat = flats.first, let flatID = flat["id"] as? Int, let resident = flat["resident"] as? String else {
@@ -46,7 +42,7 @@ struct HomeFanOut {
         let origin = Date().timeIntervalSince1970
         let latencies = LatencyLog()
         let ready = Countdown(clients)
-        let socket = String(url).replacingOccurrences(of: "http://", with: "ws://") + "/api/v1/home/websocket?flat_id=\(flatID)"
+        let socket = url.replacingOccurrences(of: "http://", with: "ws://") + "/api/v1/home/websocket?flat_id=\(flatID)"
         let total = rate * seconds
         let listeners = Task {
             try await withThrowingTaskGroup(of: Void.self) { group in

@@ -34,17 +34,10 @@ struct HomeImportCommand: AsyncParsableCommand {
     @Flag(help: "Post the events to a running server instead, as they would have happened.")
     var replay = false
 
-    @Option(help: "The server's base URL (--replay).")
-    var server = "http://127.0.0.1:8080"
-
     @Option(help: "How much faster than the file's clock to replay.")
     var speed: Double = 60
 
-    @Option(help: "The account that reads the flat and issues the gateway's token (--replay).")
-    var username = "admin"
-
-    @Option(help: "Its password.")
-    var password = "sade-demo"
+    @OptionGroup var connection: HomeServerOptions
 
     func validate() throws {
         guard replay != (data != nil) else { throw ValidationError("give either --data DIR (import) or --replay (against --server)") }
@@ -64,7 +57,7 @@ struct HomeImportCommand: AsyncParsableCommand {
                 if !summary.devicesAdded.isEmpty { print("added devices: \(summary.devicesAdded.joined(separator: ", "))") }
                 for (label, episodes) in summary.activities.sorted(by: { $0.key < $1.key }) { print("activity \(label): \(episodes.count) episode(s)") }
             } else {
-                try await CASASReplay(server: server, flat: flat, speed: speed, username: username, password: password).run(text)
+                try await CASASReplay(connection: connection, flat: flat, speed: speed).run(text)
             }
         } catch let error as CASASError {
             throw ValidationError("\(file): \(error)")
@@ -75,52 +68,34 @@ struct HomeImportCommand: AsyncParsableCommand {
 /// Posts a CASAS file's events to a running server as the flat's gateway, as they would
 /// have happened: the file's first event now, the others `speed` times sooner than in the file.
 struct CASASReplay {
-    let server: String
+    let connection: HomeServerOptions
     let flat: Int64
     let speed: Double
-    let username: String
-    let password: String
 
     func run(_ text: String) async throws {
-        let http = SimulatorHTTP(server: server.hasSuffix("/") ? String(server.dropLast()) : server, client: .shared)
-        let token = try await MonitorEmulator.login(http, username: username, password: password)
-        let answer = try await http.send(.GET, "/api/v1/homes/\(flat)", token: token)
-        guard answer.isSuccess, let object = answer.json as? [String: Any] else {
-            throw SimulationError("cannot read flat \(flat): \(answer.status) \(answer.errorMessage)")
-        }
-        let plan = try FlatJSON.flat(object)
+        let gateway = try await HomeGateway.connect(connection, flat: flat, label: "CASAS replay")
+        let plan = gateway.flat
         let lines = try CASASReader.parse(text, timeZone: TimeZone(identifier: plan.timeZone) ?? .gmt)
         let devices = Dictionary(plan.devices.map { ($0.objectID, $0.id) }, uniquingKeysWith: { first, _ in first })
         let missing = Set(lines.map(\.sensor).filter { devices[$0.lowercased()] == nil }).sorted()
         guard missing.isEmpty else { throw SimulationError("flat \(flat) has no device for \(missing.joined(separator: ", ")): import the file with --data first") }
-        guard let resident = plan.resident else { throw SimulationError("flat \(flat) has no resident: a gateway's token is a resident's") }
-        let issued = try await http.send(.POST, "/api/v1/patients/\(resident)/devices", token: token, json: ["label": "CASAS replay"])
-        guard issued.isSuccess, let gateway = (issued.json as? [String: Any])?["secret"] as? String else {
-            throw SimulationError("cannot issue the gateway's token: \(issued.status) \(issued.errorMessage)")
-        }
         let sorted = lines.sorted { $0.time < $1.time }
         guard let first = sorted.first?.time else { return }
         let start = Date()
+        let replayed = { (line: CASASLine) in start.addingTimeInterval(line.time.timeIntervalSince(first) / speed) }
         print("replaying \(sorted.count) events into \(plan.name) at \(speed)×")
-        var next = 0, accepted = 0
+        var next = 0
         while next < sorted.count {
-            let due = sorted[next...].prefix { start.addingTimeInterval($0.time.timeIntervalSince(first) / speed) <= Date() }.prefix(1000)
-            if due.isEmpty {
-                let wait = start.addingTimeInterval(sorted[next].time.timeIntervalSince(first) / speed).timeIntervalSinceNow
-                try await Task.sleep(for: .milliseconds(Int64(max(1, min(wait, 1) * 1000))))
+            let due = sorted[next...].prefix { replayed($0) <= Date() }.prefix(1000)
+            guard !due.isEmpty else {
+                try await Task.sleep(for: .milliseconds(Int64(max(1, min(replayed(sorted[next]).timeIntervalSinceNow, 1) * 1000))))
                 continue
             }
-            let body = due.compactMap { line -> [String: Any]? in
-                let stamp = start.addingTimeInterval(line.time.timeIntervalSince(first) / speed)
-                return devices[line.sensor.lowercased()].map {
-                    ["device_id": $0, "value": line.value, "time": Date.ISO8601FormatStyle(includingFractionalSeconds: true).format(stamp)]
-                }
-            }
-            let posted = try await http.send(.POST, "/api/v1/homes/\(flat)/events", token: gateway, json: ["events": body])
+            let events = due.compactMap { line in devices[line.sensor.lowercased()].map { StateEvent(device: $0, value: line.value, time: replayed(line)) } }
+            let posted = try await gateway.post(events)
             guard posted.isSuccess else { throw SimulationError("the server refused lines \(due.first?.line ?? 0)…: \(posted.status) \(posted.errorMessage)") }
-            accepted += due.count
             next += due.count
         }
-        print("replayed \(accepted) events")
+        print("replayed \(next) events")
     }
 }

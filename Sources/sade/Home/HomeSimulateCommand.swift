@@ -16,8 +16,7 @@ struct HomeSimulateCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(help: "The server's base URL.")
-    var server = "http://127.0.0.1:8080"
+    @OptionGroup var connection: HomeServerOptions
 
     @Option(help: "The flat's id (GET /api/v1/homes lists them).")
     var flat: Int64
@@ -34,32 +33,16 @@ struct HomeSimulateCommand: AsyncParsableCommand {
     @Option(help: "How much faster than the clock the routine runs (1 = real time).")
     var speed: Double = 1
 
-    @Option(help: "The account that reads the flat and issues the gateway's token.")
-    var username = "admin"
-
-    @Option(help: "Its password.")
-    var password = "sade-demo"
-
     func validate() throws {
         guard interval > 0, duration > 0 else { throw ValidationError("--interval and --duration must be positive") }
         guard speed >= 1, speed <= 10_000 else { throw ValidationError("--speed must be 1…10000") }
     }
 
     func run() async throws {
-        let http = SimulatorHTTP(server: server.hasSuffix("/") ? String(server.dropLast()) : server, client: .shared)
-        let token = try await MonitorEmulator.login(http, username: username, password: password)
-        let answer = try await http.send(.GET, "/api/v1/homes/\(flat)", token: token)
-        guard answer.isSuccess, let object = answer.json as? [String: Any] else {
-            throw SimulationError("cannot read flat \(flat): \(answer.status) \(answer.errorMessage)")
-        }
-        let plan = try FlatJSON.flat(object)
-        guard let resident = plan.resident else { throw SimulationError("flat \(flat) has no resident: a gateway's token is a resident's") }
-        let issued = try await http.send(.POST, "/api/v1/patients/\(resident)/devices", token: token, json: ["label": "simulated gateway"])
-        guard issued.isSuccess, let gateway = (issued.json as? [String: Any])?["secret"] as? String else {
-            throw SimulationError("cannot issue the gateway's token: \(issued.status) \(issued.errorMessage)")
-        }
+        let gateway = try await HomeGateway.connect(connection, flat: flat, label: "simulated gateway")
+        let plan = gateway.flat
         let routine = ResidentRoutine(flat: plan, seed: seed)
-        print("simulating \(plan.name) (flat \(flat), \(plan.devices.count) devices) at \(speed)× for \(duration) s against \(server)")
+        print("simulating \(plan.name) (flat \(flat), \(plan.devices.count) devices) at \(speed)× for \(duration) s against \(connection.server)")
         let start = Date()
         let origin = start.addingTimeInterval(-duration * (speed - 1))
         var simulated = origin, sent = 0, accepted = 0, rejected = 0
@@ -70,12 +53,7 @@ struct HomeSimulateCommand: AsyncParsableCommand {
             simulated = until
             for batch in stride(from: 0, to: events.count, by: 1000) {
                 let slice = events[batch..<min(batch + 1000, events.count)]
-                let body = slice.map { event -> [String: Any] in
-                    var item: [String: Any] = ["device_id": event.device, "value": event.value, "time": Date.ISO8601FormatStyle(includingFractionalSeconds: true).format(event.time)]
-                    if let battery = event.battery { item["battery"] = battery }
-                    return item
-                }
-                let posted = try await http.send(.POST, "/api/v1/homes/\(flat)/events", token: gateway, json: ["events": body])
+                let posted = try await gateway.post(slice)
                 sent += slice.count
                 if posted.isSuccess { accepted += slice.count } else {
                     rejected += slice.count

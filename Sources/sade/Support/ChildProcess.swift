@@ -107,3 +107,17 @@ final class ChildProcess: Sendable {
         text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().first { $0.contains(needle) }.map(String.init)
     }
 }
+
+extension ChildProcess {
+    /// `sade serve --demo` on a free port over `data`, without a rate limit (the benchmarks'
+    /// server), once it listens; with its base URL.
+    static func demoServer(data: TemporaryDirectory) async throws -> (ChildProcess, url: String) {
+        let server = try ChildProcess(
+            ChildProcess.sade, ["serve", "--demo", "--port", "0", "--data", data.path, "--rate-limit", "1000000"], silenceErrors: true)
+        guard let line = await server.line(containing: "listening on http://"), let url = line.split(separator: " ").last else {
+            server.terminate()
+            throw BenchError.peerFailed("sade serve did not start listening")
+        }
+        return (server, String(url))
+    }
+}
