@@ -40,8 +40,10 @@ struct HomeBus: Sendable {
             try await outbound.close(.policyViolation, reason: "authentication timed out")
         }
         var session: HomeBusSession?
+        var expiry: Task<Void, any Error>?
         defer {
             timeout.cancel()
+            expiry?.cancel()
             if let session { Task { await session.close() } }
         }
         for try await message in inbound.messages(maxSize: Self.maximumMessage) {
@@ -58,6 +60,7 @@ struct HomeBus: Sendable {
                 timeout.cancel()
                 session = HomeBusSession(home: home, fanOut: fanOut, caller: opened.caller, flats: opened.flats, outbound: outbound, logger: logger)
                 try await outbound.write(.text(HomeBusSession.encode(["type": "auth_ok", "ha_version": Self.version])))
+                if let expiresAt = opened.expiresAt { expiry = closing(outbound, at: expiresAt) }
             case .failure(let error):
                 try await outbound.write(.text(HomeBusSession.encode(["type": "auth_invalid", "message": error.message])))
                 try await outbound.close(.policyViolation, reason: "authentication failed")
@@ -66,20 +69,29 @@ struct HomeBus: Sendable {
         }
     }
 
+    /// Closes the socket (1008) when the login token it was opened with expires.
+    private func closing(_ outbound: WebSocketOutboundWriter, at expiry: Date) -> Task<Void, any Error> {
+        Task { [home] in
+            try await home.clock.sleep(until: expiry)
+            try await outbound.write(.text(HomeBusSession.encode(["type": "auth_invalid", "message": "the access token expired: authenticate again"])))
+            try await outbound.close(.policyViolation, reason: "token expired")
+        }
+    }
+
     /// Checks the `auth` message and finds the flats the caller may see (only `flat`
     /// when the URL names one).
-    func authenticate(_ text: String, flat: FlatID?) async -> Result<(caller: UserAccount, flats: Set<FlatID>), HomeBusError> {
+    func authenticate(_ text: String, flat: FlatID?) async -> Result<(caller: UserAccount, flats: Set<FlatID>, expiresAt: Date?), HomeBusError> {
         guard let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any],
             object["type"] as? String == "auth", let token = object["access_token"] as? String
         else { return .failure(.invalidFormat("expected {\"type\": \"auth\", \"access_token\": …}")) }
         do {
-            let caller = try await authenticator.account(forToken: token).account
+            let (caller, expiresAt) = try await authenticator.account(forToken: token)
             let visible = HomeAccess.flats(of: caller, among: try await home.store.flats()).map(\.id)
             if let flat {
                 guard visible.contains(flat) else { return .failure(.unauthorized("you may not see flat \(flat)")) }
-                return .success((caller, [flat]))
+                return .success((caller, [flat], expiresAt))
             }
-            return .success((caller, Set(visible)))
+            return .success((caller, Set(visible), expiresAt))
         } catch {
             return .failure(.unauthorized("invalid access token: \(error)"))
         }

@@ -104,7 +104,7 @@ actor HomeBusSession {
     }
 
     private func callService(_ command: [String: Any]) async throws -> [String: Any] {
-        guard caller.role != .device, caller.role != .patient else { throw HomeBusError.unauthorized("only carers and admins command devices") }
+        guard caller.role != .device else { throw HomeBusError.unauthorized("a gateway carries commands out; it does not give them") }
         guard let domain = command["domain"] as? String, let service = command["service"] as? String else {
             throw HomeBusError.invalidFormat("call_service needs domain and service")
         }
