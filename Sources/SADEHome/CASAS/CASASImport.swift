@@ -6,8 +6,16 @@ import Foundation
 public struct CASASDeviceMap: Codable, Sendable, Hashable {
     /// One sensor's kind (a thesis kind's name) and room (by name).
     public struct Sensor: Codable, Sendable, Hashable {
+        /// A thesis kind's name (`brightness`); by the name's prefix when absent.
         public var kind: String?
+        /// The room's name in the flat; the flat's first room when absent.
         public var room: String?
+
+        /// A sensor's entry.
+        public init(kind: String? = nil, room: String? = nil) {
+            self.kind = kind
+            self.room = room
+        }
     }
 
     /// The sensors the map names.
@@ -59,6 +67,15 @@ public struct CASASImport: Sendable {
     /// Imports `text` into flat `id`.
     public func run(_ text: String, flat id: FlatID) async throws -> CASASImportSummary {
         var flat = try await store.flat(id)
+        for (sensor, entry) in map.sensors.sorted(by: { $0.key < $1.key }) {  // a typo in the map is named, not guessed around
+            if let kind = entry.kind, DeviceKind.thesisKind(named: kind) == nil {
+                throw HomeError.invalidValue(field: "map.sensors.\(sensor).kind", reason: "\(kind.debugDescription) is not a device kind")
+            }
+            if let room = entry.room, !flat.rooms.contains(where: { $0.name == room }) {
+                throw HomeError.invalidValue(
+                    field: "map.sensors.\(sensor).room", reason: "flat \(id) has no room \(room.debugDescription) (it has \(flat.rooms.map(\.name).joined(separator: ", ")))")
+            }
+        }
         let lines = try CASASReader.parse(text, timeZone: TimeZone(identifier: flat.timeZone) ?? .gmt)
         var plans: [String: (DevicePlan, RoomID)] = [:]
         for line in lines where flat.devices.first(where: { $0.objectID == line.sensor.lowercased() }) == nil && plans[line.sensor] == nil {

@@ -71,8 +71,10 @@ public enum CASASReader {
         }
         let time = try date(fields[0], fields[1], number: number, calendar: calendar)
         let sensor = String(fields[2])
-        guard sensor.count <= 64, sensor.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" }) else {
-            throw .badLine(line: number, reason: "sensor name \(sensor.prefix(64).debugDescription) is not letters and digits")
+        // The name in lower case is the device's object id, so only what an object id may hold.
+        guard sensor.count <= 64, sensor.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_") })
+        else {
+            throw .badLine(line: number, reason: "sensor name \(sensor.prefix(64).debugDescription) must be ASCII letters, digits or _")
         }
         guard let value = value(fields[3]) else {
             throw .badLine(line: number, reason: "value \(String(fields[3].prefix(40)).debugDescription) of \(sensor) is neither ON/OFF/OPEN/CLOSE nor a number")

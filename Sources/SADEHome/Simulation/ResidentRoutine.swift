@@ -17,7 +17,7 @@ public struct ResidentRoutine: Sendable {
     public let seed: UInt64
     /// From the day holding this date, mornings are quiet.
     public let quietMorningAfter: Date?
-    /// Days a battery lasts.
+    /// Days a battery lasts (at least 1).
     public let batteryDrainDays: Double
     private let devices: [String: Device]
 
@@ -26,7 +26,7 @@ public struct ResidentRoutine: Sendable {
         self.flat = flat
         self.seed = seed
         self.quietMorningAfter = quietMorningAfter
-        self.batteryDrainDays = batteryDrainDays
+        self.batteryDrainDays = max(1, batteryDrainDays.isFinite ? batteryDrainDays : 120)
         devices = Dictionary(flat.devices.map { ($0.objectID, $0) }, uniquingKeysWith: { first, _ in first })
     }
 

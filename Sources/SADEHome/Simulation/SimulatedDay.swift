@@ -122,8 +122,13 @@ struct SimulatedDay {
         emit("hall_dimmer", 0, at: time + 9)
         presence("bedroom", time + 9, bed)
         emit("bedroom_shades", 0, at: bed - 2)
-        // A sensor now and then fires by itself.
-        if random.chance(0.5) { emit(["kitchen_motion", "hall_motion", "living_motion"][Int(random.uniform(0...2.99))], 1, at: random.uniform(0...1439)) }
+        // A motion sensor now and then fires by itself while the resident is up (never in a quiet morning).
+        if random.chance(0.5) {
+            let sensor = ["kitchen_motion", "hall_motion", "living_motion"][Int(random.uniform(0...2.99))]
+            let time = random.uniform(max(wake, quietMorning ? 720 : 0)...(bed - 30))
+            emit(sensor, 1, at: time)
+            emit(sensor, 0, at: time + 0.5)
+        }
     }
 
     /// The meters: temperatures, voltage and brightness every 30 minutes; house power
@@ -133,7 +138,11 @@ struct SimulatedDay {
         let dayNumber = Int((midnight.timeIntervalSince1970 / 86_400).rounded(.down))
         let cloudy = Self.cloudiness(day: dayNumber, seed: routine.seed)
         var consumed = Double(dayNumber - Self.firstDay) * Self.dailyConsumption
-        var generated = (Self.firstDay..<dayNumber).reduce(0.0) { $0 + Self.cloudiness(day: $1, seed: routine.seed) } * Self.clearDayGeneration
+        // What the days since (or, before it, minus the days until) the counters' first day generated.
+        let before = dayNumber >= Self.firstDay
+            ? (Self.firstDay..<dayNumber).reduce(0.0) { $0 + Self.cloudiness(day: $1, seed: routine.seed) }
+            : -(dayNumber..<Self.firstDay).reduce(0.0) { $0 + Self.cloudiness(day: $1, seed: routine.seed) }
+        var generated = before * Self.clearDayGeneration
         for step in stride(from: 0.0, to: 1440, by: 5) {
             let (power, sun) = (Self.housePower(atHour: step / 60), Self.sun(atHour: step / 60))
             emit("house_power", power, at: step)

@@ -81,3 +81,23 @@ struct CASASImportTests {
         #expect(again.devicesAdded.isEmpty, "a second import finds the devices")
     }
 }
+
+extension CASASImportTests {
+    @Test("a sensor name that cannot be an object id, or a map naming an unknown kind or room, imports nothing")
+    func badNamesAndMaps() async throws {
+        let store = try SQLiteHomeStore(path: nil)
+        let flat = try await Self.flat(in: store)
+        await #expect(throws: CASASError.badLine(line: 2, reason: #"sensor name "M-01" must be ASCII letters, digits or _"#)) {
+            _ = try await CASASImport(store: store).run("2010-11-04 00:03:50 M003 ON\n2010-11-04 00:03:51 M-01 ON", flat: flat.id)
+        }
+        let typo = CASASDeviceMap(sensors: ["LS001": .init(kind: "brightnes", room: "Kitchen")])
+        await #expect(throws: HomeError.invalidValue(field: "map.sensors.LS001.kind", reason: #""brightnes" is not a device kind"#)) {
+            _ = try await CASASImport(store: store, map: typo).run(Self.sample, flat: flat.id)
+        }
+        let room = CASASDeviceMap(sensors: ["M003": .init(kind: nil, room: "Kitchn")])
+        await #expect(throws: HomeError.invalidValue(field: "map.sensors.M003.room", reason: #"flat \#(flat.id) has no room "Kitchn" (it has Bedroom, Kitchen)"#)) {
+            _ = try await CASASImport(store: store, map: room).run(Self.sample, flat: flat.id)
+        }
+        #expect(try await store.flat(flat.id).devices.isEmpty, "no device added")
+    }
+}

@@ -81,3 +81,34 @@ struct ResidentRoutineTests {
         #expect(balance.count == 3 && balance.allSatisfy { $0.consumed > 2e7 && $0.consumed < 4e7 && $0.generated > 0 }, "\(balance)")
     }
 }
+
+extension ResidentRoutineTests {
+    @Test("days before the counters' first day are made too, with counters still growing; a nonsensical drain is clamped")
+    func oldDaysAndDrain() async throws {
+        let (_, flat) = try await Self.flat()
+        let day2020 = Date(timeIntervalSince1970: 1_590_000_000 - 1_590_000_000.truncatingRemainder(dividingBy: 86_400))
+        let routine = ResidentRoutine(flat: flat, seed: 5, batteryDrainDays: -3)
+        let events = routine.events(from: day2020, to: day2020.addingTimeInterval(2 * 86_400))
+        #expect(!events.isEmpty)
+        let counter = try #require(flat.device(entityID: "sensor.pv_energy")?.id)
+        let values = events.filter { $0.device == counter }.map(\.value)
+        #expect(zip(values, values.dropFirst()).allSatisfy { $0 <= $1 + 1 }, "the PV counter never goes down")
+        #expect(routine.batteryDrainDays == 1)
+    }
+
+    @Test("over many seeds, a quiet morning has no activity at all before 11:00, and every motion that fires clears")
+    func quietMorningsAreQuiet() async throws {
+        let (_, flat) = try await Self.flat()
+        let tuesday = Self.monday.addingTimeInterval(86_400)
+        for seed in UInt64(1)...150 {
+            let routine = ResidentRoutine(flat: flat, seed: seed, quietMorningAfter: tuesday)
+            let morning = Self.activity(routine.events(from: tuesday.addingTimeInterval(7.5 * 3600), to: tuesday.addingTimeInterval(11 * 3600)), in: flat)
+            #expect(morning.isEmpty, "seed \(seed): \(morning.count) activations")
+            let day = routine.events(from: Self.monday, to: Self.monday.addingTimeInterval(86_400))
+            for device in flat.devices where device.kind == .motion {
+                let values = day.filter { $0.device == device.id }.map(\.value)
+                #expect(values.last != 1, "seed \(seed): \(device.objectID) stays on")
+            }
+        }
+    }
+}
