@@ -4,7 +4,7 @@ import ArgumentParser
 struct HomeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "home",
-        abstract: "The smart home for assisted living: simulate a gateway, import or replay CASAS datasets.",
-        subcommands: [HomeSimulateCommand.self, HomeImportCommand.self]
+        abstract: "The smart home for assisted living: simulate a gateway, import or replay CASAS datasets, evaluate the activity detectors.",
+        subcommands: [HomeSimulateCommand.self, HomeImportCommand.self, HomeEvaluateCommand.self]
     )
 }

@@ -12,7 +12,7 @@ struct HomeSimulateCommand: AsyncParsableCommand {
         discussion: """
             Logs in (default admin / sade-demo), reads the flat's floor plan, issues a device token for its resident (the \
             gateway's token) and posts the routine's events every --interval seconds through POST /api/v1/homes/{id}/events. \
-            --speed N replays the routine N times faster than the clock, from (N − 1) × --duration ago, reaching now at the             end (the server takes no events from the future). Exits 1 when nothing was accepted.
+            --speed N replays the routine N times faster than the clock, from (N − 1) × --duration ago, reaching now at the end (the server takes no events from the future). Exits 1 when nothing was accepted.
             """
     )
 

@@ -1,0 +1,90 @@
+import Foundation
+
+/// One local day of a resident's activity: its activations, and their count per hour of
+/// the day (the thesis's 24 bins).
+public struct ActivityDay: Hashable, Sendable {
+    /// Local midnight at its start.
+    public var start: Date
+    /// The next local midnight (23 or 25 hours later on the days clocks change).
+    public var end: Date
+    /// `2026-11-24`.
+    public var label: String
+    /// Whether it is a Saturday or Sunday.
+    public var isWeekend: Bool
+    /// Its activations, oldest first.
+    public var events: [ActivityEvent]
+    /// Activations per hour of the local clock, 24 bins.
+    public var hourly: [Int]
+    /// When the resident was out (left by an exit, no activity for at least
+    /// ``ActivityDay/outAfter``), clipped to the day.
+    public var away: [DateInterval]
+
+    /// The thesis's observation: an hour is active when it has at least `threshold`
+    /// activations (§5.4.1 filters at 5).
+    public func activeHours(threshold: Int = ActivityDay.activeThreshold) -> [Bool] { hourly.map { $0 >= threshold } }
+
+    /// The thesis's filter: 5 activations make an hour active.
+    public static let activeThreshold = 5
+
+    /// Whether nothing happened all day.
+    public var isEmpty: Bool { events.isEmpty }
+
+    /// How long a quiet after an exit must last to count as being out.
+    public static let outAfter: TimeInterval = 30 * 60
+
+    /// The share of `interval` the resident was at home.
+    public func homeShare(of interval: DateInterval) -> Double {
+        let out = away.reduce(0.0) { $0 + ($1.intersection(with: interval)?.duration ?? 0) }
+        return interval.duration > 0 ? max(0, 1 - out / interval.duration) : 1
+    }
+
+    /// The periods out of the flat in `events`: from an exit to the next activation, when
+    /// that is at least ``outAfter`` later (or never, then until `end`).
+    public static func away(_ events: [ActivityEvent], until end: Date) -> [DateInterval] {
+        events.indices.compactMap { index in
+            guard events[index].isExit else { return nil }
+            let back = index + 1 < events.count ? events[index + 1].time : end
+            return back.timeIntervalSince(events[index].time) >= outAfter ? DateInterval(start: events[index].time, end: back) : nil
+        }
+    }
+
+    /// Cuts `events` (oldest first) into the local days of `calendar` from the day of
+    /// `start` to the day of `end` inclusive; days without events are there, empty.
+    public static func days(_ events: [ActivityEvent], from start: Date, to end: Date, calendar: Calendar) -> [ActivityDay] {
+        var days: [ActivityDay] = []
+        var midnight = calendar.startOfDay(for: start)
+        let last = calendar.startOfDay(for: end)
+        let away = Self.away(events, until: calendar.date(byAdding: .day, value: 1, to: last) ?? end)
+        var index = events.partitioningIndex { $0.time >= midnight }
+        while midnight <= last {
+            guard let next = calendar.date(byAdding: .day, value: 1, to: midnight) else { break }
+            let first = index
+            while index < events.count, events[index].time < next { index += 1 }
+            let slice = Array(events[first..<index])
+            var hourly = Array(repeating: 0, count: 24)
+            for event in slice { hourly[calendar.component(.hour, from: event.time)] += 1 }
+            let parts = calendar.dateComponents([.year, .month, .day, .weekday], from: midnight)
+            let today = DateInterval(start: midnight, end: next)
+            days.append(ActivityDay(
+                start: midnight, end: next,
+                label: String(format: "%04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0),
+                isWeekend: parts.weekday == 1 || parts.weekday == 7, events: slice, hourly: hourly,
+                away: away.compactMap { $0.intersection(with: today) }.filter { $0.duration > 0 }))
+            midnight = next
+        }
+        return days
+    }
+}
+
+extension Array {
+    /// The first index whose element satisfies `predicate`, for an array where it holds
+    /// from some index on (binary search).
+    func partitioningIndex(where predicate: (Element) -> Bool) -> Int {
+        var low = 0, high = count
+        while low < high {
+            let middle = (low + high) / 2
+            if predicate(self[middle]) { high = middle } else { low = middle + 1 }
+        }
+        return low
+    }
+}

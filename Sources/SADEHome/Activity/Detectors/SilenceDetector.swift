@@ -1,0 +1,70 @@
+import Foundation
+
+/// An alarm a quiet would raise: when, and why.
+public struct SilenceAlarm: Hashable, Sendable, Codable {
+    /// When the quiet becomes an alarm.
+    public var time: Date
+    /// When it began: the activation it counts from.
+    public var since: Date
+    /// What carers read ("No activity since 07:40 in the bedroom; usually active again by 09:00 on weekdays.").
+    public var reason: String
+
+    /// An alarm.
+    public init(time: Date, since: Date, reason: String) {
+        self.time = time
+        self.since = since
+        self.reason = reason
+    }
+}
+
+/// Tells, in real time, when a resident's quiet has lasted too long.
+public protocol SilenceDetector: Sendable {
+    /// Its name in reports.
+    var name: String { get }
+    /// The alarm that the quiet after the newest of `recent` (activations, oldest first)
+    /// raises if nothing else happens; `nil` if it never does.
+    func alarm(after recent: ArraySlice<ActivityEvent>) -> SilenceAlarm?
+}
+
+/// The telecare units' rule, our baseline: an alarm after a fixed time without activity.
+public struct FixedSilence: SilenceDetector {
+    public var name: String { "fixed \(Int(period / 3600)) h (telecare)" }
+    /// How long a quiet may last.
+    public var period: TimeInterval
+    /// The calendar for the reason's clock times.
+    public var calendar: Calendar
+
+    /// The rule; 12 hours by default.
+    public init(period: TimeInterval = 12 * 3600, calendar: Calendar) {
+        self.period = period
+        self.calendar = calendar
+    }
+
+    public func alarm(after recent: ArraySlice<ActivityEvent>) -> SilenceAlarm? {
+        guard let last = recent.last else { return nil }
+        let hours = (period / 3600).formatted(.number.precision(.fractionLength(0...1)))
+        return SilenceAlarm(
+            time: last.time.addingTimeInterval(period), since: last.time,
+            reason: "No activity for \(hours) h, since \(calendar.clock(last.time)) in the \(last.room.lowercased()).")
+    }
+}
+
+extension Calendar {
+    /// `07:40`.
+    func clock(_ date: Date) -> String {
+        let parts = dateComponents([.hour, .minute], from: date)
+        return String(format: "%02d:%02d", parts.hour ?? 0, parts.minute ?? 0)
+    }
+
+    /// Minutes after local midnight.
+    func minuteOfDay(_ date: Date) -> Int {
+        let parts = dateComponents([.hour, .minute], from: date)
+        return (parts.hour ?? 0) * 60 + (parts.minute ?? 0)
+    }
+
+    /// Whether `date` falls on a Saturday or Sunday.
+    func isWeekend(_ date: Date) -> Bool {
+        let weekday = component(.weekday, from: date)
+        return weekday == 1 || weekday == 7
+    }
+}

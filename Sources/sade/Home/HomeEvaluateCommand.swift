@@ -1,0 +1,138 @@
+import ArgumentParser
+import Foundation
+import SADEHome
+
+/// `sade home evaluate`: the inactivity and day detectors side by side on synthetic
+/// residents with ground truth.
+struct HomeEvaluateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "evaluate",
+        abstract: "Score the activity detectors (fixed 12 h rule, the thesis's HMM, ours) on seeded synthetic residents.",
+        discussion: """
+            Each seed is a resident of --days days in CASAS format: the first --training days ordinary (the detectors \
+            learn from them), then emergencies (the resident stops moving while up), abnormal days (stayed in bed, \
+            skipped meals, night wandering) and ordinary ones (visitors, outings, days away). --noise drops that share of \
+            the readings and adds as many spurious motions. Emergencies: minutes to the first alarm (missed: none within \
+            24 h); false alarms are alarms on ordinary days. --out DIR writes the first seed's data (data.casas, map.json, \
+            flat.json, truth.json) for sade home import and sade home profile.
+            """
+    )
+
+    @Option(help: "Days per resident (at least --training + 7).")
+    var days: Int = 90
+
+    @Option(help: "Days each detector learns from.")
+    var training: Int = 28
+
+    @Option(help: "Share of readings dropped and of spurious motions added, 0…0.2 (0.05 = 5 %).")
+    var noise: Double = 0
+
+    @Option(help: "The first seed.")
+    var seed: UInt64 = 1
+
+    @Option(help: "How many residents (seeds seed, seed+1, …).")
+    var seeds: Int = 10
+
+    @Flag(help: "A quick run: 42 days, 2 residents.")
+    var quick = false
+
+    @Flag(help: "Print the figures as JSON.")
+    var json = false
+
+    @Option(help: "Write the first resident's data to this directory.")
+    var out: String?
+
+    @Flag(help: "List the first resident's alarms by detector, each with the day's truth.")
+    var alarms = false
+
+    func validate() throws {
+        guard training >= 7 else { throw ValidationError("--training must be at least 7 days") }
+        guard quick || days >= training + 7, days <= 3650 else { throw ValidationError("--days must be --training + 7 … 3650") }
+        guard (0...0.2).contains(noise) else { throw ValidationError("--noise must be 0…0.2") }
+        guard (1...1000).contains(seeds) else { throw ValidationError("--seeds must be 1…1000") }
+    }
+
+    func run() throws {
+        let days = quick ? 42 : days, seeds = quick ? 2 : seeds
+        let started = ContinuousClock.now
+        let report = DetectorEvaluation(days: days, trainingDays: training, noise: noise, seeds: (0..<UInt64(seeds)).map { seed &+ $0 }).run()
+        let elapsed = ContinuousClock.now - started
+        if alarms { listAlarms(SyntheticResident(days: days, trainingDays: training, noise: noise, seed: seed).generate()) }
+        if let out { try write(SyntheticResident(days: days, trainingDays: training, noise: noise, seed: seed).generate(), to: out) }
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            print(String(decoding: try encoder.encode(report), as: UTF8.self))
+        } else {
+            print(EvaluationTable(report: report).text)
+            print("\(seeds) resident(s) × \(days) days in \(elapsed.formatted(.units(allowed: [.seconds, .milliseconds], width: .narrow)))")
+        }
+    }
+
+    func listAlarms(_ data: SyntheticData) {
+        let events = data.activations, days = data.days
+        let learning = events.prefix { $0.time < days[min(training, days.count - 1)].start }
+        let detectors: [any SilenceDetector] = [FixedSilence(calendar: data.calendar), LearnedSilence(training: Array(learning), calendar: data.calendar)]
+        for detector in detectors {
+            print(detector.name)
+            for alarm in DetectorEvaluation.alarms(detector, events: events, from: learning.count, end: days.last?.end ?? data.start) {
+                let index = days.lastIndex { $0.start < alarm.time } ?? 0
+                let truth = data.truth[index]
+                let stop = truth.emergency.map { " (stopped \(data.calendar.component(.hour, from: $0)):\(data.calendar.component(.minute, from: $0)))" } ?? ""
+                print("  \(alarm.time.formatted(.iso8601))  \(truth.label) \(truth.kind.rawValue)\(stop): \(alarm.reason)")
+            }
+        }
+    }
+
+    func write(_ data: SyntheticData, to directory: String) throws {
+        let url = URL(fileURLWithPath: directory)
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        encoder.dateEncodingStrategy = .iso8601
+        try Data(data.casas().utf8).write(to: url.appendingPathComponent("data.casas"))
+        try encoder.encode(SyntheticFlat.map).write(to: url.appendingPathComponent("map.json"))
+        try encoder.encode(SyntheticFlat.plan()).write(to: url.appendingPathComponent("flat.json"))
+        try encoder.encode(data.truth).write(to: url.appendingPathComponent("truth.json"))
+    }
+}
+
+/// The evaluation's figures as a table.
+struct EvaluationTable {
+    let report: EvaluationReport
+
+    var text: String {
+        var lines = [
+            "Synthetic residents: \(report.seeds.count) × \(report.days) days (\(report.trainingDays) to learn), noise \(Self.percent(report.noise))",
+            "",
+            "Emergencies (resident stops moving)    mean      daytime   p95       missed   false alarms/day",
+        ]
+        for row in report.emergencies {
+            lines.append(
+                Self.pad(row.detector, 38) + Self.pad(Self.minutes(row.meanMinutes), 10) + Self.pad(Self.minutes(row.daytimeMeanMinutes), 10)
+                    + Self.pad(Self.minutes(row.p95Minutes), 10) + Self.pad("\(row.missed)/\(row.emergencies)", 9)
+                    + String(format: "%.3f", row.falseAlarmsPerDay))
+        }
+        lines += ["", "Abnormal days                          recall    precision false alarms/30 days   caught by kind"]
+        for row in report.abnormalDays {
+            let kinds = row.byKind.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value[0])/\($0.value[1])" }.joined(separator: ", ")
+            lines.append(
+                Self.pad(row.detector, 38) + Self.pad(String(format: "%.2f", row.recall), 10) + Self.pad(String(format: "%.2f", row.precision), 10)
+                    + Self.pad(String(format: "%.2f", row.falseAlarmsPer30Days), 22) + kinds)
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    static func pad(_ text: String, _ width: Int) -> String {
+        let cut = text.count >= width ? String(text.prefix(width - 1)) : text
+        return cut + String(repeating: " ", count: width - cut.count)
+    }
+
+    static func minutes(_ value: Double?) -> String {
+        guard let value else { return "—" }
+        let minutes = Int(value.rounded())
+        return minutes < 60 ? "\(minutes) min" : String(format: "%dh%02d", minutes / 60, minutes % 60)
+    }
+
+    static func percent(_ share: Double) -> String { "\((share * 100).formatted(.number.precision(.fractionLength(0...1)))) %" }
+}
