@@ -38,14 +38,30 @@ public struct ActivityDay: Hashable, Sendable {
         return interval.duration > 0 ? max(0, 1 - out / interval.duration) : 1
     }
 
-    /// The periods out of the flat in `events`: from an exit to the next activation, when
-    /// that is at least ``outAfter`` later (or never, then until `end`).
+    /// The periods out of the flat in `events`: from an exit, through activations too
+    /// sparse to be someone at home (a glitch now and then), to the next burst of
+    /// activity or exit; and, before an exit followed by a burst (coming home, its
+    /// leaving lost), back through sparse activations to the last burst. Only periods of
+    /// at least ``outAfter`` count; the last one lasts until `end` when nobody comes back.
     public static func away(_ events: [ActivityEvent], until end: Date) -> [DateInterval] {
-        events.indices.compactMap { index in
-            guard events[index].isExit else { return nil }
-            let back = index + 1 < events.count ? events[index + 1].time : end
-            return back.timeIntervalSince(events[index].time) >= outAfter ? DateInterval(start: events[index].time, end: back) : nil
+        func isBurst(_ index: Int) -> Bool {  // three activations within five minutes from here
+            index + 2 < events.count && events[index + 2].time.timeIntervalSince(events[index].time) <= 300
         }
+        var periods: [DateInterval] = []
+        for index in events.indices where events[index].isExit {
+            var next = index + 1
+            while next < events.count, !events[next].isExit, !isBurst(next) { next += 1 }
+            let back = next < events.count ? events[next].time : end
+            if back.timeIntervalSince(events[index].time) >= outAfter {
+                periods.append(DateInterval(start: events[index].time, end: back))
+            } else if isBurst(index + 1) || (index + 1 < events.count && isBurst(index)) {
+                var previous = index - 1
+                while previous >= 0, !events[previous].isExit, !isBurst(previous) { previous -= 1 }
+                let left = previous >= 0 ? events[min(previous + 2, index)].time : events[index].time
+                if events[index].time.timeIntervalSince(left) >= outAfter { periods.append(DateInterval(start: left, end: events[index].time)) }
+            }
+        }
+        return periods
     }
 
     /// Cuts `events` (oldest first) into the local days of `calendar` from the day of

@@ -13,14 +13,20 @@ public struct ActivityEvent: Hashable, Sendable, Codable {
     /// Whether it is the way out of the flat (the entrance door, a property-exit sensor):
     /// a quiet that follows it may be the resident being out, not lying still.
     public var isExit: Bool
+    /// What the room is used for.
+    public var roomType: RoomType
 
     /// An event.
-    public init(time: Date, sensor: String, room: String, isExit: Bool = false) {
+    public init(time: Date, sensor: String, room: String, roomType: RoomType = .other, isExit: Bool = false) {
         self.time = time
         self.sensor = sensor
         self.room = room
+        self.roomType = roomType
         self.isExit = isExit
     }
+
+    /// Whether it is in a bedroom, where a lone movement may be someone turning over in bed.
+    public var isBedroom: Bool { roomType == .bedroom }
 }
 
 extension ActivityEvent {
@@ -34,15 +40,15 @@ extension ActivityEvent {
     /// (value ≥ 0.5), oldest first.
     public static func activations(_ events: [StateEvent], in flat: Flat) -> [ActivityEvent] {
         let rooms = Dictionary(flat.rooms.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        var devices: [DeviceID: (sensor: String, room: String, isExit: Bool)] = [:]
+        var devices: [DeviceID: (sensor: String, room: Room, isExit: Bool)] = [:]
         for device in flat.devices {
             guard let room = rooms[device.room] else { continue }
             let (isActivity, isExit) = classify(device.kind, roomType: room.type)
-            if isActivity { devices[device.id] = (device.objectID, room.name, isExit) }
+            if isActivity { devices[device.id] = (device.objectID, room, isExit) }
         }
         return events.compactMap { event in
             guard event.isOn, let device = devices[event.device] else { return nil }
-            return ActivityEvent(time: event.time, sensor: device.sensor, room: device.room, isExit: device.isExit)
+            return ActivityEvent(time: event.time, sensor: device.sensor, room: device.room.name, roomType: device.room.type, isExit: device.isExit)
         }.sorted { $0.time < $1.time }
     }
 
@@ -50,7 +56,7 @@ extension ActivityEvent {
     /// resident activity, turning on; in the map's rooms (`Unknown` where it names none),
     /// whose types `roomTypes` gives by name (a door in the hall is the way out).
     public static func activations(_ lines: [CASASLine], map: CASASDeviceMap, roomTypes: [String: RoomType] = [:]) -> [ActivityEvent] {
-        var sensors: [String: (room: String, isExit: Bool)?] = [:]
+        var sensors: [String: (room: String, type: RoomType, isExit: Bool)?] = [:]
         return lines.compactMap { line in
             guard line.value >= 0.5 else { return nil }
             if sensors[line.sensor] == nil {
@@ -58,11 +64,11 @@ extension ActivityEvent {
                     let roomName = map.sensors[line.sensor]?.room ?? "Unknown"
                     let roomType = roomTypes[roomName] ?? .other
                     let (isActivity, isExit) = classify(kind, roomType: roomType)
-                    return isActivity ? (roomName, isExit) : nil
+                    return isActivity ? (roomName, roomType, isExit) : nil
                 } ?? .some(nil)
             }
             guard case .some(.some(let sensor)) = sensors[line.sensor] else { return nil }
-            return ActivityEvent(time: line.time, sensor: line.sensor, room: sensor.room, isExit: sensor.isExit)
+            return ActivityEvent(time: line.time, sensor: line.sensor, room: sensor.room, roomType: sensor.type, isExit: sensor.isExit)
         }.sorted { $0.time < $1.time }
     }
 }

@@ -42,7 +42,7 @@ struct HomeEvaluateCommand: ParsableCommand {
     @Option(help: "Write the first resident's data to this directory.")
     var out: String?
 
-    @Flag(help: "List the first resident's alarms by detector, each with the day's truth.")
+    @Flag(help: "List the first resident's alarms and flagged days by detector, each with the day's truth.")
     var alarms = false
 
     func validate() throws {
@@ -80,6 +80,15 @@ struct HomeEvaluateCommand: ParsableCommand {
                 let truth = data.truth[index]
                 let stop = truth.emergency.map { " (stopped \(data.calendar.component(.hour, from: $0)):\(data.calendar.component(.minute, from: $0)))" } ?? ""
                 print("  \(alarm.time.formatted(.iso8601))  \(truth.label) \(truth.kind.rawValue)\(stop): \(alarm.reason)")
+            }
+        }
+        let dayDetectors: [any DayDetector] = [ThesisDayDetector(training: Array(days.prefix(training))), RoutineProfile(training: Array(days.prefix(training)))]
+        for detector in dayDetectors {
+            print(detector.name)
+            for (day, truth) in zip(days, data.truth).dropFirst(training) {
+                let verdict = detector.judge(day)
+                guard !verdict.isNormal || truth.isAbnormal else { continue }
+                print("  \(truth.label) \(truth.kind.rawValue): \(verdict.isNormal ? "normal" : "flagged") (\(String(format: "%.1f", verdict.score))) \(verdict.reason ?? "")")
             }
         }
     }

@@ -7,14 +7,17 @@ import Foundation
 /// period stays the upper bound, and a quiet after leaving by the door counts from the
 /// quiets that followed the door before (an afternoon out, a night away).
 ///
-/// Noise: a lone activation with nothing else within ``corroboration`` (a sensor's
-/// glitch, a pet) does not restart the quiet.
+/// Noise: a quiet restarts only at activations that are the resident's as far as the
+/// sensors tell (see ``anchors(in:)``); a lone one elsewhere (a sensor's glitch, a pet)
+/// does not restart it, and where it is not sure, the later alarm wins.
 public struct LearnedSilence: SilenceDetector {
     public var name: String { "learned quiet (room × time of day)" }
 
-    struct Gap {
+    /// A quiet seen while learning: where and when it began, how long it lasted.
+    struct Quiet {
         var minute: Int
         var weekend: Bool
+        var nextDayWeekend: Bool
         var length: TimeInterval
     }
 
@@ -26,14 +29,27 @@ public struct LearnedSilence: SilenceDetector {
         var length: TimeInterval
         var sameDays: Bool
     }
+
     /// The flat's calendar.
     public let calendar: Calendar
     /// How close another activation must be for one to count.
     public var corroboration: TimeInterval
     /// The longest quiet indoors before an alarm, whatever was learned (the fixed rule's period).
     public var cap: TimeInterval
+    /// Whether quiets began in a room near each quarter of an hour while learning.
+    var familiar: [String: [Bool]] = [:]
+    /// The room with the way out (the hall), where a quiet may be an outing whose door reading was lost.
+    var exitRoom: String?
     /// The longest time out before an alarm.
     public var awayCap: TimeInterval = 48 * 3600
+
+    /// A quiet may last this much longer than the longest like it, plus ``slack``.
+    static let margin = 1.25
+    /// See ``margin``.
+    static let slack: TimeInterval = 15 * 60
+
+    /// Out of the flat, the home cannot tell a long day out from trouble: it waits at least this long.
+    static let awayFloor: TimeInterval = 36 * 3600
 
     /// Fewer quiets like it than this, and the detector looks further afield.
     static let enough = 6
@@ -45,13 +61,22 @@ public struct LearnedSilence: SilenceDetector {
         self.calendar = calendar
         self.corroboration = corroboration
         self.cap = cap
-        let anchors = events.indices.filter { isAnchor(events[...$0]) }.map { events[$0] }
-        var gaps: [String: [Gap]] = [:]
-        for (from, to) in zip(anchors, anchors.dropFirst()) {
+        exitRoom = events.first(where: \.isExit)?.room
+        var quietStarts: [ActivityEvent] = []
+        var start = events.startIndex
+        for index in events.indices {  // the same rule as in real time, over a window of recent activations
+            while events[index].time.timeIntervalSince(events[start].time) > Self.memory { start += 1 }
+            if anchors(in: events[start...index]).last?.index == index { quietStarts.append(events[index]) }
+        }
+        var gaps: [String: [Quiet]] = [:]
+        for (from, to) in zip(quietStarts, quietStarts.dropFirst()) {
+            let weekday = calendar.component(.weekday, from: from.time)
             gaps[Self.key(from), default: []].append(
-                Gap(minute: calendar.minuteOfDay(from.time), weekend: calendar.isWeekend(from.time), length: to.time.timeIntervalSince(from.time)))
+                Quiet(minute: calendar.minuteOfDay(from.time), weekend: weekday == 1 || weekday == 7, nextDayWeekend: weekday == 6 || weekday == 7,
+                      length: to.time.timeIntervalSince(from.time)))
         }
         for (key, list) in gaps {
+            familiar[key] = (0..<96).map { quarter in list.filter { abs(Self.circular($0.minute - (quarter * 15 + 7))) <= Self.windows[0] }.count >= 3 }
             longest[key] = (0..<96).map { quarter in [false, true].map { Self.longest(in: list, minute: quarter * 15 + 7, weekend: $0) } }
         }
     }
@@ -61,26 +86,70 @@ public struct LearnedSilence: SilenceDetector {
 
     static func key(_ event: ActivityEvent) -> String { event.isExit ? "exit" : event.room }
 
-    /// Whether the newest of `events` is one the quiet counts from: an exit, or an
-    /// activation with another within ``corroboration`` before it.
-    func isAnchor(_ events: ArraySlice<ActivityEvent>) -> Bool {
-        guard let last = events.last else { return false }
-        if last.isExit || corroboration <= 0 { return true }
-        let previous = events.index(before: events.endIndex) - 1
-        return previous >= events.startIndex && last.time.timeIntervalSince(events[previous].time) <= corroboration
+    /// The activations in `events` that the quiet counts from, the resident's as far as
+    /// the sensors tell, each marked sure or not. Sure: an exit; another activation in its
+    /// room within ``corroboration`` before it; or in the room the resident was last seen
+    /// in, unless it is the bedroom (a lone movement in bed is turning over in one's
+    /// sleep). Not sure: a lone one in another room that follows within ``moving`` (the
+    /// resident walking on — or a glitch), and any in a room where the resident never is
+    /// at that time of day. A lone activation elsewhere is taken for noise.
+    func anchors(in events: ArraySlice<ActivityEvent>) -> [(index: Int, isSure: Bool)] {
+        var anchors: [(index: Int, isSure: Bool)] = []
+        for index in events.indices {
+            let event = events[index]
+            var sure = event.isExit || corroboration <= 0
+            if !sure, !event.isBedroom, let previous = anchors.last { sure = events[previous.index].room == event.room }
+            var before = index - 1
+            while !sure, before >= events.startIndex, event.time.timeIntervalSince(events[before].time) <= corroboration {
+                sure = events[before].room == event.room
+                before -= 1
+            }
+            if sure {
+                // Somewhere the resident never is at that time of day, it may be noise: not sure.
+                anchors.append((index, isFamiliar(event)))
+            } else if let previous = anchors.last, event.time.timeIntervalSince(events[previous.index].time) <= Self.moving {
+                anchors.append((index, false))
+            }
+        }
+        return anchors
     }
 
+    /// Whether quiets began in the event's room near its time of day while learning (any
+    /// activation counts until something is learned).
+    func isFamiliar(_ event: ActivityEvent) -> Bool {
+        guard !familiar.isEmpty, !event.isExit else { return true }
+        return familiar[Self.key(event)]?[min(calendar.minuteOfDay(event.time) / 15, 95)] ?? false
+    }
+
+    /// The newest anchors: the last sure one and those not sure after it.
+    func trailingAnchors(in events: ArraySlice<ActivityEvent>) -> [Int] {
+        let all = anchors(in: events)
+        guard let lastSure = all.lastIndex(where: \.isSure) else { return all.map(\.index) }
+        return all[lastSure...].map(\.index)
+    }
+
+    /// How far back real-time detection looks at activations.
+    public static let memory: TimeInterval = 6 * 3600
+
+    /// How soon after the resident's last activation one in another room still is them, walking on.
+    static let moving: TimeInterval = 3 * 60
+
     public func alarm(after recent: ArraySlice<ActivityEvent>) -> SilenceAlarm? {
-        var end = recent.endIndex
-        while end > recent.startIndex, !isAnchor(recent[recent.startIndex..<end]) { end -= 1 }
-        guard end > recent.startIndex else { return nil }
-        let anchor = recent[end - 1]
+        // Where it is not sure the resident walked on, the latest of the alarms wins.
+        trailingAnchors(in: recent).compactMap { alarm(from: recent[$0], before: recent[...$0]) }.max { $0.time < $1.time }
+    }
+
+    /// The alarm of a quiet that began at `anchor`.
+    func alarm(from anchor: ActivityEvent, before events: ArraySlice<ActivityEvent>) -> SilenceAlarm? {
         let minute = calendar.minuteOfDay(anchor.time), weekend = calendar.isWeekend(anchor.time)
         let days = weekend ? "at weekends" : "on weekdays"
-        guard let learned = longest[Self.key(anchor)]?[min(minute / 15, 95)][weekend ? 1 : 0] else {
-            return FixedSilence(period: cap, calendar: calendar).alarm(after: recent[..<end])
+        guard var learned = longest[Self.key(anchor)]?[min(minute / 15, 95)][weekend ? 1 : 0] else {
+            return FixedSilence(period: cap, calendar: calendar).alarm(after: events)
         }
-        let limit = min(learned.length * 1.2 + 10 * 60, anchor.isExit ? awayCap : cap)
+        if !anchor.isExit, anchor.room == exitRoom, let out = longest["exit"]?[min(minute / 15, 95)][weekend ? 1 : 0] {
+            learned.length = max(learned.length, out.length)  // by the way out: maybe out, the door's reading lost
+        }
+        let limit = anchor.isExit ? min(max(learned.length * 1.25, Self.awayFloor), awayCap) : min(learned.length * Self.margin + Self.slack, cap)
         let time = anchor.time.addingTimeInterval(max(limit, 20 * 60))
         let place = anchor.isExit ? "leaving by the \(anchor.room.lowercased()) door" : "in the \(anchor.room.lowercased())"
         return SilenceAlarm(
@@ -88,14 +157,26 @@ public struct LearnedSilence: SilenceDetector {
             reason: "No activity since \(calendar.clock(anchor.time)) \(place); usually active again by \(calendar.clock(time))\(learned.sameDays ? " \(days)" : "").")
     }
 
-    /// The longest quiet that began in `key` near `minute`, on the same kind of day if
-    /// there are enough, else on any.
-    static func longest(in list: [Gap], minute: Int, weekend: Bool) -> Usual? {
+    /// How long a quiet that begins in the room at `minute` may last: the longest of
+    /// those that began near that time (on the same kind of day if there are enough, else
+    /// on any), and of what remained, at that time, of the quiets already going on then
+    /// (so a turn in bed at 06:00 waits for the usual getting up, not for the short quiets
+    /// after getting up).
+    static func longest(in list: [Quiet], minute: Int, weekend: Bool) -> Usual? {
         for window in windows {
             let near = list.filter { abs(circular($0.minute - minute)) <= window }
             let same = near.filter { $0.weekend == weekend }
-            if same.count >= enough { return Usual(length: same.map(\.length).max() ?? 0, sameDays: true) }
-            if near.count >= enough { return Usual(length: near.map(\.length).max() ?? 0, sameDays: false) }
+            let chosen = same.count >= enough ? same : near
+            guard chosen.count >= enough else { continue }
+            let sameDays = same.count >= enough
+            var length = chosen.map(\.length).max() ?? 0
+            for quiet in list {
+                let offset = ((minute - quiet.minute) % 1440 + 1440) % 1440, remaining = quiet.length - Double(offset * 60)
+                guard remaining > 0 else { continue }
+                let day = quiet.minute + offset < 1440 ? quiet.weekend : quiet.nextDayWeekend
+                if !sameDays || day == weekend { length = max(length, remaining) }
+            }
+            return Usual(length: length, sameDays: sameDays)
         }
         return nil
     }

@@ -1,24 +1,53 @@
 import Foundation
 
-/// Our day-level detector: what the resident usually does in each room in each 3-hour
-/// block of the day, learned apart for weekdays and weekends. A day is unusual when a room
-/// that is always busy at some time of day is quiet (stayed in bed, skipped a meal), or
-/// when the night is busy (wandering). Time out of the flat is left out, so a day away
-/// or an afternoon out is not a quiet day; more activity by day (a visitor) is no concern.
+/// Our day-level detector: the carers' three worries about a day, each measured in
+/// windows of the day and learned apart for weekdays and weekends —
+///
+/// - **up and about**: activations outside the bedroom, 06:00–21:00 (stayed in bed);
+/// - **meals**: activations in the kitchen around breakfast, lunch and dinner (skipped meals);
+/// - **calm nights**: activations outside the bedroom and bathroom, 00:00–06:00 (wandering).
+///
+/// A day is unusual when one of them is far from this resident's usual (in standard
+/// deviations of log counts): too little of the first two, too much of the third. Time
+/// out of the flat is left out, so a day away or an afternoon out is not a quiet day,
+/// and more activity by day (a visitor) is no concern. Windows overlap, so a meal an
+/// hour early still counts.
 public struct RoutineProfile: DayDetector {
-    public let name = "routine profile (room × 3 h, weekday/weekend)"
+    public let name = "routine profile (up, meals, nights)"
 
-    /// How unusual (in standard deviations of log counts) a block must be to flag the day.
+    /// How unusual (in standard deviations) a window must be to flag the day.
     public var threshold: Double
-    /// The blocks of the day, in hours, that are night.
-    public static let nightBlocks = 0..<2
-    /// Hours per block.
-    static let blockHours = 3
 
-    struct Cell: Hashable {
+    /// A measure of the day in a window of hours.
+    struct Window: Hashable {
+        var concern: Concern
+        var start: Int
+        var end: Int
+    }
+
+    enum Concern: String {
+        case up = "outside the bedroom"
+        case meals = "in the kitchen"
+        case night = "outside the bedroom and bathroom at night"
+
+        func counts(_ event: ActivityEvent) -> Bool {
+            switch self {
+            case .up: !event.isBedroom
+            case .meals: event.roomType == .kitchen
+            case .night: !event.isBedroom && event.roomType != .bathroom
+            }
+        }
+    }
+
+    static let windows = [
+        Window(concern: .up, start: 6, end: 11), Window(concern: .up, start: 9, end: 14), Window(concern: .up, start: 12, end: 17),
+        Window(concern: .up, start: 15, end: 20), Window(concern: .meals, start: 6, end: 11), Window(concern: .meals, start: 10, end: 15),
+        Window(concern: .meals, start: 16, end: 21), Window(concern: .night, start: 0, end: 4), Window(concern: .night, start: 2, end: 6),
+    ]
+
+    struct Key: Hashable {
+        var window: Window
         var weekend: Bool?
-        var room: String
-        var block: Int
     }
 
     struct Usual {
@@ -27,82 +56,69 @@ public struct RoutineProfile: DayDetector {
         var samples: Int
 
         /// The usual count, for carers.
-        var count: Int { Int(Foundation.exp(mean).rounded()) - 1 }
+        var count: Int { max(Int((Foundation.exp(mean) - 1).rounded()), 0) }
     }
 
-    var usual: [Cell: Usual] = [:]
-    var rooms: [String] = []
+    var usual: [Key: Usual] = [:]
 
-    /// Learns from `days` (days away all day teach nothing and are left out).
+    /// Learns from `days`; a window the resident was out for more than half of teaches nothing.
     public init(training days: [ActivityDay], threshold: Double = 3.5) {
         self.threshold = threshold
-        rooms = Array(Set(days.flatMap { $0.events.map(\.room) })).sorted()
-        var values: [Cell: [Double]] = [:]
+        var values: [Key: [Double]] = [:]
         for day in days {
-            for (cell, value) in Self.cells(of: day, rooms: rooms) {
-                values[cell, default: []].append(value)
-                values[Cell(weekend: nil, room: cell.room, block: cell.block), default: []].append(value)
+            for (window, value) in Self.measures(of: day) {
+                values[Key(window: window, weekend: day.isWeekend), default: []].append(value)
+                values[Key(window: window, weekend: nil), default: []].append(value)
             }
         }
-        for (cell, list) in values {
+        for (key, list) in values {
             let mean = list.reduce(0, +) / Double(list.count)
             let deviation = (list.map { ($0 - mean) * ($0 - mean) }.reduce(0, +) / Double(list.count)).squareRoot()
-            usual[cell] = Usual(mean: mean, deviation: deviation, samples: list.count)
+            usual[key] = Usual(mean: mean, deviation: deviation, samples: list.count)
         }
     }
 
-    /// ln(1 + activations per block at home) of each room and block the resident was home for at least half of.
-    static func cells(of day: ActivityDay, rooms: [String]) -> [(Cell, Double)] {
-        let blocks = 24 / blockHours
-        var counts: [String: [Int]] = [:]
-        for event in day.events {
-            let block = min(Int(event.time.timeIntervalSince(day.start) / 3600) / blockHours, blocks - 1)
-            counts[event.room, default: Array(repeating: 0, count: blocks)][block] += 1
-        }
-        var cells: [(Cell, Double)] = []
-        for block in 0..<blocks {
-            let start = day.start.addingTimeInterval(Double(block * blockHours) * 3600)
-            let interval = DateInterval(start: start, end: min(start.addingTimeInterval(Double(blockHours) * 3600), day.end))
+    /// ln(1 + activations per window at home) of each window the resident was home for at least half of.
+    static func measures(of day: ActivityDay) -> [(Window, Double)] {
+        windows.compactMap { window in
+            let start = day.start.addingTimeInterval(Double(window.start) * 3600)
+            let interval = DateInterval(start: start, end: min(day.start.addingTimeInterval(Double(window.end) * 3600), day.end))
             let home = day.homeShare(of: interval)
-            guard home >= 0.5 else { continue }
-            for room in rooms {
-                let count = Double(counts[room]?[block] ?? 0) / home
-                cells.append((Cell(weekend: day.isWeekend, room: room, block: block), Foundation.log(1 + count)))
-            }
+            guard home >= 0.5 else { return nil }
+            let count = day.events.filter { interval.contains($0.time) && $0.time < interval.end && window.concern.counts($0) }.count
+            return (window, Foundation.log(1 + Double(count) / home))
         }
-        return cells
     }
 
     public func judge(_ day: ActivityDay) -> DayVerdict {
-        var worst: (score: Double, cell: Cell, value: Double, usual: Usual)?
-        for (cell, value) in Self.cells(of: day, rooms: rooms) {
-            guard let usual = usual(for: cell) else { continue }
-            let night = Self.nightBlocks.contains(cell.block)
-            // By day only a room that is usually busy can be missed; at night, any burst is a concern.
-            if !night, usual.count < 3 { continue }
+        var worst: (score: Double, window: Window, value: Double, usual: Usual, sameDays: Bool)?
+        for (window, value) in Self.measures(of: day) {
+            let specific = usual[Key(window: window, weekend: day.isWeekend)]
+            let sameDays = (specific?.samples ?? 0) >= 4
+            guard let usual = sameDays ? specific : usual[Key(window: window, weekend: nil)], usual.samples >= 4 else { continue }
+            // By day only what usually happens can be missed; at night, any burst is a concern.
+            if window.concern != .night, usual.count < 3 { continue }
             let z = (value - usual.mean) / max(usual.deviation, 0.5)
-            let concern = night ? z : -z
-            if concern > worst?.score ?? -.infinity { worst = (concern, cell, value, usual) }
+            let concern = window.concern == .night ? z : -z
+            if concern > worst?.score ?? -.infinity { worst = (concern, window, value, usual, sameDays) }
         }
         guard let worst else { return DayVerdict(score: 0, isNormal: true) }
         let isNormal = worst.score < threshold
-        return DayVerdict(score: worst.score, high: threshold, isNormal: isNormal, reason: isNormal ? nil : Self.reason(worst.cell, worst.value, worst.usual))
+        return DayVerdict(
+            score: worst.score, high: threshold, isNormal: isNormal,
+            reason: isNormal ? nil : Self.reason(worst.window, worst.value, worst.usual, weekend: worst.sameDays ? day.isWeekend : nil))
     }
 
-    func usual(for cell: Cell) -> Usual? {
-        if let specific = usual[cell], specific.samples >= 4 { return specific }
-        return usual[Cell(weekend: nil, room: cell.room, block: cell.block)].flatMap { $0.samples >= 4 ? $0 : nil }
-    }
-
-    static func reason(_ cell: Cell, _ value: Double, _ usual: Usual) -> String {
+    static func reason(_ window: Window, _ value: Double, _ usual: Usual, weekend: Bool?) -> String {
         let count = Int((Foundation.exp(value) - 1).rounded())
-        let hours = String(format: "%02d:00–%02d:00", cell.block * blockHours, (cell.block + 1) * blockHours)
-        let days = cell.weekend == true ? "at weekends" : "on weekdays"
-        if nightBlocks.contains(cell.block) {
-            return "\(count) activations in the \(cell.room.lowercased()) \(hours) at night; usually \(max(usual.count, 0)) \(days)"
+        let hours = String(format: "%02d:00–%02d:00", window.start, window.end)
+        let days = weekend.map { $0 ? " at weekends" : " on weekdays" } ?? ""
+        switch window.concern {
+        case .night: return "\(count) activations \(window.concern.rawValue), \(hours); usually \(usual.count)\(days)"
+        case .up, .meals:
+            return count == 0
+                ? "no activity \(window.concern.rawValue) \(hours); usually \(usual.count)\(days)"
+                : "little activity \(window.concern.rawValue) \(hours): \(count); usually \(usual.count)\(days)"
         }
-        return count == 0
-            ? "no activity in the \(cell.room.lowercased()) \(hours); usually \(usual.count) \(days)"
-            : "little activity in the \(cell.room.lowercased()) \(hours): \(count); usually \(usual.count) \(days)"
     }
 }

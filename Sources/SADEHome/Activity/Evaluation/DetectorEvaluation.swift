@@ -138,12 +138,15 @@ public struct DetectorEvaluation: Sendable {
             abnormalDays: dayOrder.compactMap { abnormal[$0] })
     }
 
-    /// The alarms `detector` raises on `events` from index `start` on: each activation's
+    /// The alarms `detector` raises on `events` from index `start` on, shown the
+    /// activations of the last ``LearnedSilence/memory`` each time: each activation's
     /// alarm fires if no activation comes before it (one per quiet).
     public static func alarms(_ detector: any SilenceDetector, events: [ActivityEvent], from start: Int, end: Date) -> [SilenceAlarm] {
         var alarms: [SilenceAlarm] = []
+        var first = 0
         for index in events.indices where index >= start {
-            guard let alarm = detector.alarm(after: events[max(0, index - 32)...index]) else { continue }
+            while events[index].time.timeIntervalSince(events[first].time) > LearnedSilence.memory { first += 1 }
+            guard let alarm = detector.alarm(after: events[first...index]) else { continue }
             let next = index + 1 < events.count ? events[index + 1].time : end
             if alarm.time < next, alarm.since != alarms.last?.since { alarms.append(alarm) }
         }
