@@ -86,9 +86,40 @@ struct WatchTheClock: Action {
             await context.agent.perceive(HomeFacts(batteries: reports))
             await context.setBelief(.batteriesReviewed, to: true)
         }
+        let today = flat.calendar.startOfDay(for: now)
+        if let known = await context.belief(.today), known < today {  // a day ended: review it (only the last, after a long stop)
+            let ended = flat.calendar.date(byAdding: .day, value: -1, to: today) ?? known
+            await context.setBelief(.today, to: today)
+            await context.setBelief(.unreviewedDays, to: (await context.belief(.unreviewedDays) ?? []) + [ended])
+        }
         let lastActivity = await context.belief(.lastActivity) ?? now
-        let breaches = try await InactivityCheck(flat: flat, store: watch.alarms.store).breaches(at: now, lastActivity: lastActivity)
+        let silence = try await watch.profile.detectors(for: flat, at: now).silence
+        let breaches = try await InactivityCheck(flat: flat, store: watch.alarms.store, silence: silence).breaches(at: now, lastActivity: lastActivity)
         if !breaches.isEmpty { await context.agent.perceive(breaches) }
+    }
+}
+
+/// Judges each day that ended with the routine profile; an unusual one is a warning
+/// that says why (days reviewed).
+struct ReviewTheDay: Action {
+    let watch: FlatWatch
+
+    func runAction(_ context: ActionContext) async throws {
+        let days = await context.agent.take(.unreviewedDays)
+        guard !days.isEmpty else { return }
+        let flat = try await watch.current()
+        guard let routine = try await watch.profile.detectors(for: flat, at: watch.clock.now).routine else { return }
+        for start in days {
+            let end = flat.calendar.date(byAdding: .day, value: 1, to: start) ?? start.addingTimeInterval(86400)
+            let lead = start.addingTimeInterval(-ActivityDay.outAfter * 48)  // to see whether the day began out of the flat
+            let events = ActivityEvent.activations(try await watch.alarms.store.activity(flat: flat.id, from: lead, to: end), in: flat)
+            guard let day = ActivityDay.days(events, from: start, to: end.addingTimeInterval(-1), calendar: flat.calendar).first else { continue }
+            let verdict = routine.judge(day)
+            guard !verdict.isNormal, let reason = verdict.reason else { continue }
+            try await watch.alarms.raise(
+                HomeMessageDraft(flat: flat.id, severity: .warning, title: "An unusual day", text: "\(day.label): \(reason).", key: "review:\(day.label)"),
+                flat: flat, at: watch.clock.now)
+        }
     }
 }
 

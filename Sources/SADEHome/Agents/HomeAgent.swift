@@ -10,9 +10,13 @@ import SADENotification
 /// - maintain **resident active**: a quiet longer than the flat's continuous period, or
 ///   a time window of the day without activity, is an alarm;
 /// - maintain **batteries fine**: a weak battery is a warning, an empty one an alarm;
-/// - perform **watch the clock**: every minute, check the inactivity rules and let
-///   information and warnings whose time is up expire; at start, report the batteries
-///   that ran down while nobody watched.
+/// - maintain **days reviewed**: after midnight, the day that ended is judged with the
+///   routine profile learned from the weeks before; an unusual day is a warning that
+///   says why ("no activity in the kitchen 16:00–21:00; usually 26 on weekdays");
+/// - perform **watch the clock**: every minute, check the inactivity rules — the
+///   flat's, and the quiet this resident's history calls unusual (``LearnedSilence``) —
+///   and let information and warnings whose time is up expire; at start, report the
+///   batteries that ran down while nobody watched.
 ///
 /// The home service tells the agent what a batch of events means with
 /// ``SADECore/Agent/perceive(_:)``; alarms go out through ``HomeAlarms``.
@@ -28,13 +32,15 @@ public enum HomeAgent {
     public static func make(
         flat: Flat, on platform: Environment, alarms: HomeAlarms, clock: OutboxClock, lastActivity: Date
     ) -> Agent {
-        let watch = FlatWatch(flat: flat.id, alarms: alarms, clock: clock)
+        let watch = FlatWatch(flat: flat.id, alarms: alarms, clock: clock, profile: ActivityProfile(store: alarms.store))
         return Agent(name(of: flat.id), on: platform, runBDICycleOnStart: true) {
             Belief(.hazards, [])
             Belief(.batteryReports, [])
             Belief(.inactivity, [])
             Belief(.lastActivity, lastActivity)
             Belief(.batteriesReviewed, false)
+            Belief(.today, flat.calendar.startOfDay(for: clock.now))
+            Belief(.unreviewedDays, [])
             Goal.maintain("resident safe", .isEmpty(.hazards)) {
                 Plan("raise a safety alarm", context: .isEmpty(.hazards).negated) { RaiseSafetyAlarms(watch: watch) }
             }
@@ -44,6 +50,9 @@ public enum HomeAgent {
             Goal.maintain("batteries fine", .isEmpty(.batteryReports)) {
                 Plan("report the batteries", context: .isEmpty(.batteryReports).negated) { ReportBatteries(watch: watch) }
             }
+            Goal.maintain("days reviewed", .isEmpty(.unreviewedDays)) {
+                Plan("review the day with the activity profile", context: .isEmpty(.unreviewedDays).negated) { ReviewTheDay(watch: watch) }
+            }
             Goal("watch the clock") {
                 Plan("check every minute") { WatchTheClock(watch: watch, interval: checkInterval) }
             }
@@ -51,11 +60,12 @@ public enum HomeAgent {
     }
 }
 
-/// What a home agent's actions share: the flat, the way to alarm, the clock.
+/// What a home agent's actions share: the flat, the way to alarm, the clock, what it learned.
 struct FlatWatch: Sendable {
     let flat: FlatID
     let alarms: HomeAlarms
     let clock: OutboxClock
+    let profile: ActivityProfile
 
     /// The flat as the store has it now (carers and rules may have changed).
     func current() async throws -> Flat { try await alarms.store.flat(flat) }

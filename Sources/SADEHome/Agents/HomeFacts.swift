@@ -99,7 +99,15 @@ extension BeliefKey where Value == Bool {
     public static let batteriesReviewed: BeliefKey<Bool> = "batteriesReviewed"
 }
 
+extension BeliefKey where Value == [Date] {
+    /// Days that ended (their local midnights) and are not yet reviewed.
+    public static let unreviewedDays: BeliefKey<[Date]> = "unreviewedDays"
+}
+
 extension BeliefKey where Value == Date {
+    /// The local midnight of the day the agent's clock is in.
+    public static let today: BeliefKey<Date> = "today"
+
     /// When the resident last did something (or the watch began, if never).
     public static let lastActivity: BeliefKey<Date> = "lastActivity"
 }

@@ -6,6 +6,8 @@ import Foundation
 struct InactivityCheck {
     let flat: Flat
     let store: any HomeStore
+    /// The resident's learned quiets, once there is enough history.
+    var silence: LearnedSilence? = nil
 
     /// How long after a window closes it is still checked (a watch that was down longer
     /// does not raise alarms for old mornings).
@@ -14,7 +16,8 @@ struct InactivityCheck {
     func breaches(at now: Date, lastActivity: Date) async throws -> [InactivityBreach] {
         var breaches: [InactivityBreach] = []
         let windows = flat.inactivity.windows.map { ($0, $0.interval(onDayOf: now, in: flat.calendar)) }
-        let since = min(lastActivity, windows.map(\.1.start).min() ?? lastActivity)
+        let recentStart = min(lastActivity, now).addingTimeInterval(-LearnedSilence.memory)  // what came before the quiet
+        let since = min(lastActivity, recentStart, windows.map(\.1.start).min() ?? lastActivity)
         let raised = Set(try await store.messages(flat: flat.id, states: nil, from: since, to: nil).map(\.key))
         if let period = flat.inactivity.continuousPeriod, now.timeIntervalSince(lastActivity) >= period.seconds {
             let key = "inactivity:continuous:\(Int64(lastActivity.timeIntervalSince1970 * 1000))"
@@ -23,6 +26,13 @@ struct InactivityCheck {
                 breaches.append(InactivityBreach(
                     key: key,
                     text: "No activity for \(hours.formatted(.number.precision(.fractionLength(0...1)))) h, since \(Self.stamp(lastActivity, flat))."))
+            }
+        }
+        if let silence {
+            let recent = ActivityEvent.activations(try await store.activity(flat: flat.id, from: recentStart, to: now.addingTimeInterval(1)), in: flat)
+            if let alarm = silence.alarm(after: recent[...]), alarm.time <= now {
+                let key = "inactivity:learned:\(Int64(alarm.since.timeIntervalSince1970 * 1000))"
+                if !raised.contains(key) { breaches.append(InactivityBreach(key: key, text: alarm.reason)) }
             }
         }
         for (window, interval) in windows {
