@@ -5,6 +5,7 @@ import Foundation
 actor ActivityProfile {
     let store: any HomeStore
     private var learnedUntil: Date?
+    private var lastTry: Date?
     private var silence: LearnedSilence?
     private var routine: RoutineProfile?
 
@@ -20,7 +21,9 @@ actor ActivityProfile {
     /// yesterday, so that yesterday can be judged against them.
     func detectors(for flat: Flat, at now: Date) async throws -> (silence: LearnedSilence?, routine: RoutineProfile?) {
         let calendar = flat.calendar, midnight = calendar.startOfDay(for: now)
-        if learnedUntil != midnight {
+        // Learned once a day; while there is too little history, tried again every hour.
+        if learnedUntil != midnight, lastTry.map({ now.timeIntervalSince($0) >= 3600 || now < $0 }) ?? true {
+            lastTry = now
             let start = calendar.date(byAdding: .day, value: -(Self.learningDays + 1), to: midnight) ?? midnight
             let yesterday = calendar.date(byAdding: .day, value: -1, to: midnight) ?? midnight
             let events = ActivityEvent.activations(try await store.activity(flat: flat.id, from: start, to: midnight), in: flat)
@@ -29,7 +32,7 @@ actor ActivityProfile {
             let enough = days.filter { !$0.isEmpty }.count >= Self.minimumDays
             silence = enough ? LearnedSilence(training: recent, calendar: calendar) : nil
             routine = enough ? RoutineProfile(training: days) : nil
-            learnedUntil = midnight
+            if enough { learnedUntil = midnight }
         }
         return (silence, routine)
     }

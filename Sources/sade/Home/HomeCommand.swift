@@ -5,6 +5,6 @@ struct HomeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "home",
         abstract: "The smart home for assisted living: simulate a gateway, import or replay CASAS datasets, evaluate the activity detectors.",
-        subcommands: [HomeSimulateCommand.self, HomeImportCommand.self, HomeEvaluateCommand.self]
+        subcommands: [HomeSimulateCommand.self, HomeImportCommand.self, HomeEvaluateCommand.self, HomeProfileCommand.self]
     )
 }

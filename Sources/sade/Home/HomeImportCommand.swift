@@ -23,7 +23,10 @@ struct HomeImportCommand: AsyncParsableCommand {
     var file: String
 
     @Option(help: "The flat's id.")
-    var flat: Int64
+    var flat: Int64?
+
+    @Option(help: "With --data: create a new flat from this JSON floor plan (as sade home evaluate --out writes) and import into it.")
+    var plan: String?
 
     @Option(help: "The data directory of sade serve (its home.sqlite).")
     var data: String?
@@ -41,6 +44,8 @@ struct HomeImportCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard replay != (data != nil) else { throw ValidationError("give either --data DIR (import) or --replay (against --server)") }
+        guard (flat != nil) != (plan != nil) else { throw ValidationError("give either --flat ID or --plan FILE (a new flat)") }
+        guard plan == nil || data != nil else { throw ValidationError("--plan creates the flat in --data DIR; for --replay create it on the server") }
         guard speed > 0, speed <= 1_000_000 else { throw ValidationError("--speed must be above 0, at most 1000000") }
     }
 
@@ -52,12 +57,18 @@ struct HomeImportCommand: AsyncParsableCommand {
         do {
             if let data {
                 let store = try SQLiteHomeStore(path: (data as NSString).appendingPathComponent(SQLiteHomeStore.fileName))
+                var flat = self.flat ?? 0
+                if let plan {
+                    let floorPlan = try JSONDecoder().decode(FlatPlan.self, from: Data(contentsOf: URL(fileURLWithPath: plan)))
+                    flat = try await store.createFlat(floorPlan).id
+                    print("created flat \(flat) (\(floorPlan.name))")
+                }
                 let summary = try await CASASImport(store: store, map: deviceMap).run(text, flat: flat)
                 print("imported \(summary.events) events into flat \(flat) (\(summary.period.start.formatted(.iso8601)) … \(summary.period.end.formatted(.iso8601)))")
                 if !summary.devicesAdded.isEmpty { print("added devices: \(summary.devicesAdded.joined(separator: ", "))") }
                 for (label, episodes) in summary.activities.sorted(by: { $0.key < $1.key }) { print("activity \(label): \(episodes.count) episode(s)") }
             } else {
-                try await CASASReplay(connection: connection, flat: flat, speed: speed).run(text)
+                try await CASASReplay(connection: connection, flat: flat ?? 0, speed: speed).run(text)
             }
         } catch let error as CASASError {
             throw ValidationError("\(file): \(error)")

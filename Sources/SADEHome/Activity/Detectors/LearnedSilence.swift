@@ -129,14 +129,17 @@ public struct LearnedSilence: SilenceDetector {
     }
 
     /// How far back real-time detection looks at activations.
-    public static let memory: TimeInterval = 6 * 3600
+    public static let memory: TimeInterval = 12 * 3600
 
     /// How soon after the resident's last activation one in another room still is them, walking on.
     static let moving: TimeInterval = 3 * 60
 
     public func alarm(after recent: ArraySlice<ActivityEvent>) -> SilenceAlarm? {
         // Where it is not sure the resident walked on, the latest of the alarms wins.
-        trailingAnchors(in: recent).compactMap { alarm(from: recent[$0], before: recent[...$0]) }.max { $0.time < $1.time }
+        // Nothing the resident's in memory (glitches in the night): the fixed rule still holds.
+        let anchors = trailingAnchors(in: recent)
+        guard !anchors.isEmpty else { return FixedSilence(period: cap, calendar: calendar).alarm(after: recent) }
+        return anchors.compactMap { alarm(from: recent[$0], before: recent[...$0]) }.max { $0.time < $1.time }
     }
 
     /// The alarm of a quiet that began at `anchor`.

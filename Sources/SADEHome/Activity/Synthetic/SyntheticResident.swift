@@ -46,7 +46,9 @@ public struct SyntheticResident: Sendable {
             let midnight = calendar.date(byAdding: .day, value: index, to: start) ?? start
             let weekday = calendar.component(.weekday, from: midnight), weekend = weekday == 1 || weekday == 7
             let training = index < trainingDays
-            var day = DayPlan(random: SeededRandom(seed: random.next()), weekend: weekend)
+            let daySeed = random.next()
+            var day = DayPlan(random: SeededRandom(seed: daySeed), weekend: weekend)
+            var sensors = SeededRandom(seed: daySeed ^ 0xD1B5_4A32_D192_ED03)  // noise apart, so it leaves the days as they were
             var kind = TruthDay.Kind.normal
             var emergency: Date?
             if afterEmergency {
@@ -76,8 +78,8 @@ public struct SyntheticResident: Sendable {
                 }
             }
             var readings = day.readings
-            if noise > 0 { readings = SyntheticNoise(share: noise).apply(readings, random: &random) }
-            readings += day.temperatures(random: &random)
+            if noise > 0 { readings = SyntheticNoise(share: noise).apply(readings, random: &sensors) }
+            readings += day.temperatures(random: &sensors)
             readings.sort { $0.minute < $1.minute }
             for reading in readings {
                 lines.append(CASASLine(line: lines.count + 1, time: midnight.addingTimeInterval(reading.minute * 60), sensor: reading.sensor, value: reading.value))
