@@ -33,7 +33,7 @@ struct HomeEvaluateCommand: ParsableCommand {
     @Option(help: "How many residents (seeds seed, seed+1, …).")
     var seeds: Int = 10
 
-    @Flag(help: "A quick run: 42 days, 2 residents.")
+    @Flag(help: "A quick run: 56 days, 2 residents.")
     var quick = false
 
     @Flag(help: "Print the figures as JSON.")
@@ -53,7 +53,7 @@ struct HomeEvaluateCommand: ParsableCommand {
     }
 
     func run() throws {
-        let days = quick ? 42 : days, seeds = quick ? 2 : seeds
+        let days = quick ? 56 : days, seeds = quick ? 2 : seeds
         let started = ContinuousClock.now
         let report = DetectorEvaluation(days: days, trainingDays: training, noise: noise, seeds: (0..<UInt64(seeds)).map { seed &+ $0 }).run()
         let elapsed = ContinuousClock.now - started

@@ -1,0 +1,49 @@
+import Foundation
+import SADECore
+@testable import SADEHome
+import Testing
+
+@Suite("Home agent and the activity profile: a resident's own quiets, the nightly review", .timeLimit(.minutes(2)))
+struct ActivityStoryTests {
+    /// Eight weeks of a synthetic resident's ordinary days, ending the day before the fixture's epoch
+    /// (Monday 2 March 2026), then that Monday until 10:00, when the resident stops moving.
+    static let data = SyntheticResident(days: 57, trainingDays: 57, seed: 21).generate()
+    static let stop = HomeFixture.at(10 * 3600)
+
+    @Test("""
+        after weeks of history, a morning quiet unusual for this resident is an alarm within two hours that says since when \
+        and by when they are usually up again; after midnight the day is reviewed and found unusual, with the reason
+        """)
+    func learnedQuietAndReview() async throws {
+        let home = try await HomeFixture()
+        defer { Task { await home.stop() } }
+        var plan = SyntheticFlat.plan(name: "Flat 2")
+        plan.carers = ["nurse1"]
+        plan.inactivity = InactivityRules(continuousPeriod: nil)  // only the learned quiet speaks
+        let flat = try await home.service.createFlat(plan)
+        let messages = home.service.events.subscribe(flats: [flat.id])
+        await home.clock.waitForSleepers(2)  // both agents checked at 00:00 and wait for their next minute
+        let history = SyntheticData(lines: Self.data.lines.filter { $0.time <= Self.stop }, truth: Self.data.truth, start: Self.data.start, calendar: Self.data.calendar)
+        _ = try await CASASImport(store: home.store, map: SyntheticFlat.map).run(history.casas(), flat: flat.id)
+
+        home.clock.advance(by: .seconds(10 * 3600))  // 10:00: the agent learns the resident's quiets from the weeks before
+        await home.clock.waitForSleepers(2)
+        var alarm: HomeMessage?
+        for _ in 0..<48 where alarm == nil {  // five minutes at a time, for up to four hours
+            home.clock.advance(by: .seconds(300))
+            await home.clock.waitForSleepers(2)
+            alarm = try await home.store.messages(flat: flat.id, states: [.open], from: nil, to: nil).first { $0.key.hasPrefix("inactivity:learned:") }
+        }
+        let raised = try #require(alarm, "no alarm within four hours")
+        #expect(raised.severity == .alarm && raised.title == "No activity")
+        #expect(raised.raisedAt.timeIntervalSince(Self.stop) <= 2 * 3600, "\(raised.raisedAt.timeIntervalSince(Self.stop) / 60) min after the stop")
+        #expect(raised.text.hasPrefix("No activity since ") && raised.text.contains("usually active again by"), "\(raised.text)")
+        #expect(try #require(await first(messages) { $0.homeMessage?.id == raised.id }).homeMessage?.text == raised.text)
+
+        home.clock.advance(by: .seconds(14 * 3600))  // past midnight: Monday is reviewed
+        await home.clock.waitForSleepers(2)
+        let review = try #require(await first(messages) { $0.homeMessage?.key == "review:2026-03-02" }?.homeMessage)
+        #expect(review.severity == .warning && review.title == "An unusual day")
+        #expect(review.text.hasPrefix("2026-03-02: no activity"), "\(review.text)")
+    }
+}
