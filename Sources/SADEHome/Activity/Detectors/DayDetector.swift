@@ -34,7 +34,7 @@ public protocol DayDetector: Sendable {
 
 /// The thesis's method as a day detector: the hourly HMM, the best day and its band (§5.4–5.6).
 public struct ThesisDayDetector: DayDetector {
-    public let name = "thesis HMM (24 bins, best day ± σ)"
+    public let name = "thesis HMM (best day ± σ)"
     /// The learned model; `nil` with fewer than two active days, when every day is normal.
     public let model: ThesisDayModel?
 

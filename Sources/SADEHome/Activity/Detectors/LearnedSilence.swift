@@ -11,7 +11,7 @@ import Foundation
 /// sensors tell (see ``anchors(in:)``); a lone one elsewhere (a sensor's glitch, a pet)
 /// does not restart it, and where it is not sure, the later alarm wins.
 public struct LearnedSilence: SilenceDetector {
-    public var name: String { "learned quiet (room × time of day)" }
+    public var name: String { "learned quiet (ours)" }
 
     /// A quiet seen while learning: where and when it began, how long it lasted.
     struct Quiet {

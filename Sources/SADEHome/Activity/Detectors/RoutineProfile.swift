@@ -13,7 +13,7 @@ import Foundation
 /// and more activity by day (a visitor) is no concern. Windows overlap, so a meal an
 /// hour early still counts.
 public struct RoutineProfile: DayDetector {
-    public let name = "routine profile (up, meals, nights)"
+    public let name = "routine profile (ours)"
 
     /// How unusual (in standard deviations) a window must be to flag the day.
     public var threshold: Double

@@ -107,7 +107,7 @@ public struct DetectorEvaluation: Sendable {
                 emergencies[detector.name, default: EmergencyTally()].add(alarms: alarms.map(\.time), data: data, days: days, horizon: horizon, from: trainingDays)
             }
             for detector in dayDetectors {
-                let name = "\(detector.name), nightly review"
+                let name = "\(detector.name), nightly"
                 if emergencies[name] == nil { order.append(name) }
                 if abnormal[detector.name] == nil { dayOrder.append(detector.name) }
                 let verdicts = days.indices.map { $0 < trainingDays ? nil : detector.judge(days[$0]) }
