@@ -87,29 +87,38 @@ public struct LearnedSilence: SilenceDetector {
     static func key(_ event: ActivityEvent) -> String { event.isExit ? "exit" : event.room }
 
     /// The activations in `events` that the quiet counts from, the resident's as far as
-    /// the sensors tell, each marked sure or not. Sure: an exit; another activation in its
-    /// room within ``corroboration`` before it; or in the room the resident was last seen
-    /// in, unless it is the bedroom (a lone movement in bed is turning over in one's
-    /// sleep). Not sure: a lone one in another room that follows within ``moving`` (the
-    /// resident walking on — or a glitch), and any in a room where the resident never is
-    /// at that time of day. A lone activation elsewhere is taken for noise.
+    /// the sensors tell, each marked sure or not. Sure: an exit; two others in its room
+    /// within ``corroboration`` before it; or one in the room the resident was last seen
+    /// in, unless that is the bedroom (a lone movement in bed is turning over in one's
+    /// sleep). Not sure: a pair in a new room (the resident arriving, or two glitches); a
+    /// lone one in another room within ``moving`` (the resident walking on, or a glitch);
+    /// a lone one by the way out (leaving, its door reading lost); any in a room where the
+    /// resident never is at that time of day. Any other lone activation is taken for noise.
     func anchors(in events: ArraySlice<ActivityEvent>) -> [(index: Int, isSure: Bool)] {
         var anchors: [(index: Int, isSure: Bool)] = []
+        var resident: Int?  // the last anchor that places the resident (a lone one by the way out does not)
         for index in events.indices {
             let event = events[index]
             var sure = event.isExit || corroboration <= 0
-            if !sure, !event.isBedroom, let previous = anchors.last { sure = events[previous.index].room == event.room }
-            var before = index - 1
+            if !sure, !event.isBedroom, let previous = resident { sure = events[previous].room == event.room }
+            var before = index - 1, others = 0
             while !sure, before >= events.startIndex, event.time.timeIntervalSince(events[before].time) <= corroboration {
-                sure = events[before].room == event.room
+                if events[before].room == event.room { others += 1 }
+                sure = others >= 2
                 before -= 1
             }
-            if sure {
+            if !sure, others == 1 {  // a pair in a new room: the resident arriving, or two glitches
+                anchors.append((index, false))
+            } else if sure {
                 // Somewhere the resident never is at that time of day, it may be noise: not sure.
                 anchors.append((index, isFamiliar(event)))
-            } else if let previous = anchors.last, event.time.timeIntervalSince(events[previous.index].time) <= Self.moving {
+            } else if let previous = resident, event.time.timeIntervalSince(events[previous].time) <= Self.moving {
                 anchors.append((index, false))
+            } else if event.room == exitRoom {  // on the way out, maybe, the door's reading lost
+                anchors.append((index, false))
+                continue
             }
+            if anchors.last?.index == index { resident = index }
         }
         return anchors
     }
