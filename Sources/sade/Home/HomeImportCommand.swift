@@ -59,7 +59,10 @@ struct HomeImportCommand: AsyncParsableCommand {
                 let store = try SQLiteHomeStore(path: (data as NSString).appendingPathComponent(SQLiteHomeStore.fileName))
                 var flat = self.flat ?? 0
                 if let plan {
-                    let floorPlan = try JSONDecoder().decode(FlatPlan.self, from: Data(contentsOf: URL(fileURLWithPath: plan)))
+                    let floorPlan: FlatPlan
+                    do { floorPlan = try JSONDecoder().decode(FlatPlan.self, from: Data(contentsOf: URL(fileURLWithPath: plan))) } catch {
+                        throw ValidationError("cannot read the floor plan \(plan): \(error is DecodingError ? "not a flat plan (name, rooms: [{name, type, polygon}])" : error.localizedDescription)")
+                    }
                     flat = try await store.createFlat(floorPlan).id
                     print("created flat \(flat) (\(floorPlan.name))")
                 }

@@ -33,7 +33,9 @@ struct HomeProfileCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let store = try SQLiteHomeStore(path: (data as NSString).appendingPathComponent(SQLiteHomeStore.fileName))
+        let path = (data as NSString).appendingPathComponent(SQLiteHomeStore.fileName)
+        guard FileManager.default.fileExists(atPath: path) else { throw ValidationError("no home store at \(path) (sade home import --data \(data) … makes one)") }
+        let store = try SQLiteHomeStore(path: path)
         let flat = try await store.flat(flat)
         let events = ActivityEvent.activations(try await store.activity(flat: flat.id, from: .distantPast, to: .distantFuture), in: flat)
         guard let first = events.first, let last = events.last else { throw ValidationError("flat \(flat.id) has no resident activity to profile") }

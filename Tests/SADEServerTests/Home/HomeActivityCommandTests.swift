@@ -42,6 +42,12 @@ struct HomeActivityCommandTests {
         #expect(truth.count == 56 && Array(truth.map(\.label).prefix(rows.count)) == rows.map(\.day), "a row per day, from the first activity to the last")
 
         let missing = try await SadeProcess.run(["home", "profile", "--data", data, "--flat", "9"])
-        #expect(missing.status != 0 && !(missing.output + missing.error).contains("Fatal error"), "\(missing.error)")
+        #expect(missing.status != 0 && missing.error.contains("no flat with id 9"), "\(missing.error)")
+        let nowhere = try await SadeProcess.run(["home", "profile", "--data", "\(directory)/nowhere", "--flat", "1"])
+        #expect(nowhere.status != 0 && nowhere.error.contains("no home store at"), "\(nowhere.error)")
+        #expect(!FileManager.default.fileExists(atPath: "\(directory)/nowhere"), "profiling creates no store")
+        try Data("{\"rooms\": 3}".utf8).write(to: URL(fileURLWithPath: "\(directory)/bad-plan.json"))
+        let badPlan = try await SadeProcess.run(["home", "import", "--data", data, "--plan", "\(directory)/bad-plan.json", "\(directory)/generated/data.casas"])
+        #expect(badPlan.status != 0 && badPlan.error.contains("not a flat plan"), "\(badPlan.error)")
     }
 }
