@@ -176,7 +176,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SADENotificationTests",
-            dependencies: ["SADENotification", "SADECore", "sade", "SADETestSupport"]
+            dependencies: ["SADENotification", "SADECore", "sade", "SADETestSupport", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(
             name: "SADEMonitoringTests",

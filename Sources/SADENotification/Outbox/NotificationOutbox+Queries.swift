@@ -13,7 +13,7 @@ extension NotificationOutbox {
     public func deliveries(of id: UUID) throws -> [DeliveryStatus] {
         try database.writer.read { db in
             try Row.fetchAll(db, sql: "SELECT * FROM delivery WHERE notificationID = ? ORDER BY channel", arguments: [id.uuidString])
-        }.map(Self.status)
+        }.map { try Self.status($0) }
     }
 
     /// Every attempt made for the notification, oldest first.
@@ -22,7 +22,7 @@ extension NotificationOutbox {
             try Row.fetchAll(db, sql: "SELECT * FROM attempt WHERE notificationID = ? ORDER BY id", arguments: [id.uuidString])
         }.map { row in
             DeliveryAttempt(
-                notificationID: UUID(uuidString: row["notificationID"])!, channel: row["channel"],
+                notificationID: try Self.notificationID(row, in: "attempt"), channel: row["channel"],
                 at: Date(timeIntervalSince1970: row["at"]), succeeded: row["succeeded"], error: row["error"])
         }
     }
@@ -31,7 +31,7 @@ extension NotificationOutbox {
     public func deadLetters() throws -> [DeliveryStatus] {
         try database.writer.read { db in
             try Row.fetchAll(db, sql: "SELECT * FROM delivery WHERE status = 'dead' ORDER BY rowid DESC")
-        }.map(Self.status)
+        }.map { try Self.status($0) }
     }
 
     /// How many deliveries wait for an attempt.
@@ -87,16 +87,26 @@ extension NotificationOutbox {
             let recipients: String = row["recipients"]
             return EscalationRecord(
                 alertID: alertID, step: row["step"], at: Date(timeIntervalSince1970: row["at"]),
-                notificationID: UUID(uuidString: row["notificationID"])!,
+                notificationID: try Self.notificationID(row, in: "escalation"),
                 recipients: (try? Self.decoder.decode([Recipient].self, from: Data(recipients.utf8))) ?? [])
         }
     }
 
-    private static func status(_ row: Row) -> DeliveryStatus {
+    /// The row's notification id; a value that is not one (a row written by hand, a
+    /// damaged file) is ``NotificationError/corruptRow(table:column:value:)``, not a crash.
+    private static func notificationID(_ row: Row, in table: String) throws -> UUID {
+        let text: String? = row["notificationID"]
+        guard let text, let id = UUID(uuidString: text) else {
+            throw NotificationError.corruptRow(table: table, column: "notificationID", value: String((text ?? "NULL").prefix(64)))
+        }
+        return id
+    }
+
+    private static func status(_ row: Row) throws -> DeliveryStatus {
         let state = DeliveryStatus.State(rawValue: row["status"]) ?? .pending
         let deliveredAt: Double? = row["deliveredAt"]
         return DeliveryStatus(
-            notificationID: UUID(uuidString: row["notificationID"])!, channel: row["channel"], state: state, attempts: row["attempts"],
+            notificationID: try notificationID(row, in: "delivery"), channel: row["channel"], state: state, attempts: row["attempts"],
             nextAttemptAt: state == .pending ? Date(timeIntervalSince1970: row["nextAttemptAt"]) : nil,
             lastError: row["lastError"], deliveredAt: deliveredAt.map(Date.init(timeIntervalSince1970:)))
     }
@@ -106,11 +116,14 @@ extension NotificationOutbox {
 public enum NotificationError: Error, Hashable, Sendable, CustomStringConvertible {
     /// No notification with this id.
     case unknownNotification(UUID)
+    /// A row of the outbox's database holds a value it cannot be read as.
+    case corruptRow(table: String, column: String, value: String)
 
     /// A sentence saying what went wrong.
     public var description: String {
         switch self {
         case .unknownNotification(let id): "no notification with id \(id)"
+        case .corruptRow(let table, let column, let value): "the outbox's \(table) table holds \(value.debugDescription) in \(column), which is not a notification id"
         }
     }
 }
