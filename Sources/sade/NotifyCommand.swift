@@ -16,23 +16,7 @@ struct NotifyCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(help: "The SMTP server as HOST:PORT.")
-    var smtp: String?
-
-    @Flag(help: "Upgrade the SMTP connection with STARTTLS.")
-    var starttls = false
-
-    @Flag(help: "With --starttls: accept any certificate (tests only).")
-    var insecure = false
-
-    @Option(help: "SMTP user name (AUTH PLAIN or LOGIN).")
-    var user: String?
-
-    @Option(help: "SMTP password.")
-    var password: String?
-
-    @Option(help: "The sender's e-mail address.")
-    var from: String = "sade@localhost"
+    @OptionGroup var mail: SMTPOptions
 
     @Option(help: "A recipient's e-mail address; repeat for several.")
     var to: [String] = []
@@ -56,11 +40,8 @@ struct NotifyCommand: AsyncParsableCommand {
     var timeout: Double = 30
 
     func validate() throws {
-        guard (smtp == nil) != (webhook == nil) else { throw ValidationError("give exactly one of --smtp HOST:PORT or --webhook URL") }
-        if let smtp {
-            guard Self.hostAndPort(smtp) != nil else { throw ValidationError("--smtp must be HOST:PORT, e.g. localhost:25") }
-            guard !to.isEmpty else { throw ValidationError("--smtp needs at least one --to address") }
-        }
+        guard (mail.smtp == nil) != (webhook == nil) else { throw ValidationError("give exactly one of --smtp HOST:PORT or --webhook URL") }
+        if mail.smtp != nil, to.isEmpty { throw ValidationError("--smtp needs at least one --to address") }
         if let webhook, URL(string: webhook)?.scheme.map({ ["http", "https"].contains($0) }) != true {
             throw ValidationError("--webhook must be an http or https URL")
         }
@@ -70,20 +51,11 @@ struct NotifyCommand: AsyncParsableCommand {
         guard timeout > 0, timeout <= 3600 else { throw ValidationError("--timeout must be between 0 and 3600 seconds") }
     }
 
-    static func hostAndPort(_ text: String) -> (String, Int)? {
-        guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]), (1...65_535).contains(port),
-            colon != text.startIndex
-        else { return nil }
-        return (String(text[..<colon]), port)
-    }
-
     func run() async throws {
         let channel: any NotificationChannel
         var recipients: [Recipient] = []
-        if let smtp, let (host, port) = Self.hostAndPort(smtp) {
-            channel = EmailChannel(SMTPConfiguration(
-                host: host, port: port, security: starttls ? .startTLS(verifyCertificate: !insecure) : .none,
-                username: user, password: password, sender: from, timeout: .seconds(timeout)))
+        if let configuration = mail.configuration(timeout: .seconds(timeout)) {
+            channel = EmailChannel(configuration)
             recipients = to.map(Recipient.email)
         } else {
             channel = WebhookChannel(url: webhook!, secret: secret, timeout: .seconds(timeout))

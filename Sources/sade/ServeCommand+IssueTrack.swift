@@ -13,7 +13,7 @@ extension ServeCommand {
     func openIssueTrack() throws -> IssueTrackOffice {
         let directory = (data as NSString).appendingPathComponent("issuetrack")
         let store = try CompanyStore(directory: directory)
-        let channels: [any NotificationChannel] = try smtpConfiguration().map { [EmailChannel($0)] } ?? []
+        let channels: [any NotificationChannel] = mail.configuration().map { [EmailChannel($0)] } ?? []
         let outbox = try NotificationOutbox(directory: directory, channels: channels)
         if demo, try store.company().employees.isEmpty {
             try IssueTrackScenario.seed(store, now: outbox.clock.now)

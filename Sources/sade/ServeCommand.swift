@@ -31,20 +31,8 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(help: "Seed a demo hospital, staff and simulated patients (into an empty data directory).")
     var demo = false
 
-    @Option(help: "The SMTP server for e-mail alerts, as HOST:PORT.")
-    var smtp: String?
-
-    @Option(help: "The sender address of e-mail alerts.")
-    var smtpFrom = "sade@localhost"
-
-    @Option(help: "SMTP user name.")
-    var smtpUser: String?
-
-    @Option(help: "SMTP password.")
-    var smtpPassword: String?
-
-    @Flag(help: "Upgrade the SMTP connection with STARTTLS.")
-    var smtpStarttls = false
+    @OptionGroup(title: "E-mail alerts")
+    var mail: SMTPOptions
 
     @Option(help: "POST every notification to this URL as a signed webhook.")
     var webhook: String?
@@ -69,7 +57,6 @@ struct ServeCommand: AsyncParsableCommand {
         guard maxBodyBytes > 0 else { throw ValidationError("--max-body-bytes must be positive") }
         guard rateLimit > 0, rateLimit.isFinite else { throw ValidationError("--rate-limit must be a positive number") }
         guard homeRetentionDays >= 0 else { throw ValidationError("--home-retention-days must be 0 or more") }
-        if let smtp { _ = try Self.hostAndPort(smtp) }
         if let secret = tokenSecret ?? ProcessInfo.processInfo.environment["SADE_TOKEN_SECRET"],
             secret.utf8.count < TokenIssuer.minimumSecretBytes
         {
@@ -81,7 +68,7 @@ struct ServeCommand: AsyncParsableCommand {
         CommandLogging.bootstrapped
         let logger = Logger(label: "sade.serve")
         let system = try MonitoringSystem(configuration: .init(
-            dataDirectory: data, smtp: try smtpConfiguration(), webhookURL: webhook, webhookSecret: webhookSecret,
+            dataDirectory: data, smtp: mail.configuration(), webhookURL: webhook, webhookSecret: webhookSecret,
             homeEventRetention: homeRetentionDays > 0 ? .seconds(homeRetentionDays * 86_400) : nil))
         if demo {
             let seeded = try await DemoHospital.seed(system)
@@ -143,21 +130,5 @@ struct ServeCommand: AsyncParsableCommand {
             let sectors = member.worker.map { $0.sectors.sorted().joined(separator: ", ") } ?? "all"
             say("  \(member.account.username.padding(toLength: 8, withPad: " ", startingAt: 0)) \(member.account.role.rawValue), \(sectors)")
         }
-    }
-
-    func smtpConfiguration() throws -> SMTPConfiguration? {
-        guard let smtp else { return nil }
-        let (host, port) = try Self.hostAndPort(smtp)
-        return SMTPConfiguration(
-            host: host, port: port, security: smtpStarttls ? .startTLS() : .none, username: smtpUser, password: smtpPassword,
-            sender: smtpFrom)
-    }
-
-    static func hostAndPort(_ text: String) throws -> (String, Int) {
-        let parts = text.split(separator: ":")
-        guard parts.count == 2, let port = Int(parts[1]), (1...65_535).contains(port), !parts[0].isEmpty else {
-            throw ValidationError("--smtp must be HOST:PORT, e.g. localhost:2525")
-        }
-        return (String(parts[0]), port)
     }
 }

@@ -63,7 +63,7 @@ struct DemoCommandTests {
     func usageErrors() async throws {
         let (status, _, error) = try await SadeProcess.run(["demo", "issues", "--smtp", "nowhere"])
         #expect(status == 64)
-        #expect(error.contains("--smtp must be HOST:PORT"))
+        #expect(error.contains("--smtp") && error.contains("must be HOST:PORT"), "\(error)")
 
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sade-issues-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: directory) }

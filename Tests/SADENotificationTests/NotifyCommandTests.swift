@@ -18,6 +18,25 @@ struct NotifyCommandTests {
         #expect(mails.first?["rcpt_tos"] as? [String] == ["ward@hospital.test", "head@hospital.test"])
     }
 
+    @Test("serve and notify read the SMTP server alike: HOST:PORT or [IPv6]:PORT, the long and the short option names, an account needs a server")
+    func smtpOptions() async throws {
+        for bad in ["nohost", "host:0", "host:65536", ":25", "a b:25"] {
+            let refused = try await SadeProcess.run(["notify", "--smtp", bad, "--to", "a@b.test"])
+            #expect(refused.status != 0 && refused.error.contains("invalid for '--smtp"), "\(bad): \(refused.error)")
+        }
+        let ipv6 = try await SadeProcess.run(["notify", "--smtp", "[::1]:\(try closedPort())", "--to", "a@b.test", "--timeout", "5"])
+        #expect(ipv6.status == 1 && ipv6.error.contains("cannot connect to ::1:"), "\(ipv6.error)")
+        let server = try await TestServer.smtp(user: "ops", password: "pw")
+        defer { server.process.terminate() }
+        let long = try await SadeProcess.run([
+            "notify", "--smtp", "127.0.0.1:\(server.port)", "--smtp-user", "ops", "--smtp-password", "pw", "--smtp-from", "sade@hospital.test",
+            "--to", "ward@hospital.test",
+        ])
+        #expect(long.status == 0, "\(long.error)")
+        let orphan = try await SadeProcess.run(["serve", "--smtp-user", "ops", "--smtp-password", "pw", "--data", NSTemporaryDirectory() + "sade-orphan"])
+        #expect(orphan.status != 0 && orphan.error.contains("need --smtp HOST:PORT"), "\(orphan.error)")
+    }
+
     @Test("exits 1 with the reason when the server is down or refuses")
     func failures() async throws {
         let down = try await SadeProcess.run(["notify", "--smtp", "127.0.0.1:\(try closedPort())", "--to", "a@b.test"])

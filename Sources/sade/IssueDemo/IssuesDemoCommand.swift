@@ -23,8 +23,8 @@ struct IssuesDemoCommand: AsyncParsableCommand {
     @Flag(help: "Run every agent in this process instead of one process per employee.")
     var inProcess = false
 
-    @Option(help: "The SMTP server for the e-mail fallback, as HOST:PORT; without it mails are printed.")
-    var smtp: String?
+    @Option(help: "The SMTP server for the e-mail fallback, as HOST:PORT; without it mails are printed.", transform: HostPort.parse)
+    var smtp: HostPort?
 
     @Option(help: "Seconds an employee works on an issue before reporting it solved.")
     var workTime: Double = 1
@@ -36,7 +36,6 @@ struct IssuesDemoCommand: AsyncParsableCommand {
     var data: String?
 
     func validate() throws {
-        if let smtp { guard NotifyCommand.hostAndPort(smtp) != nil else { throw ValidationError("--smtp must be HOST:PORT, e.g. localhost:2525") } }
         guard workTime >= 0, workTime <= 3600 else { throw ValidationError("--work-time must be between 0 and 3600 seconds") }
         guard timeout > 0, timeout <= 86_400 else { throw ValidationError("--timeout must be between 0 and 86400 seconds") }
         if let data, FileManager.default.fileExists(atPath: (data as NSString).appendingPathComponent(CompanyStore.fileName)) {
@@ -56,8 +55,8 @@ struct IssuesDemoCommand: AsyncParsableCommand {
             transport = try await TCPTransport.start(
                 for: platform, configuration: TCPTransport.Configuration(port: 0, connectAttempts: 3, deliveryTimeout: .seconds(10)))
         }
-        let mail: any NotificationChannel = smtp.flatMap(NotifyCommand.hostAndPort).map { host, port in
-            EmailChannel(SMTPConfiguration(host: host, port: port, sender: "issues@acme.example", senderName: "Issue Track", timeout: .seconds(10)))
+        let mail: any NotificationChannel = smtp.map { server in
+            EmailChannel(SMTPConfiguration(host: server.host, port: server.port, sender: "issues@acme.example", senderName: "Issue Track", timeout: .seconds(10)))
         } ?? PrintedMailChannel(narrator: narrator)
         let outbox = try NotificationOutbox(
             directory: directory, channels: [mail], configuration: .init(maxAttempts: 3, initialBackoff: .seconds(1)),
