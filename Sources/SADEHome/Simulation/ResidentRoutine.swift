@@ -1,4 +1,5 @@
 import Foundation
+import SADECore
 
 /// A simulated day in the life of an older person living alone, as the flat's sensors see
 /// it: sleep with night toilet trips, a morning in the bathroom and kitchen (kettle,

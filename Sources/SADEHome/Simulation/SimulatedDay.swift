@@ -1,4 +1,5 @@
 import Foundation
+import SADECore
 
 /// The events of one simulated day, built up activity by activity.
 struct SimulatedDay {

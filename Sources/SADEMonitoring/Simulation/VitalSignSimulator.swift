@@ -1,4 +1,5 @@
 import Foundation
+import SADECore
 import SADEHealth
 
 /// A simulated bedside monitor for one patient: deterministic vital signs for any
@@ -109,7 +110,7 @@ public struct VitalSignSimulator: Hashable, Sendable {
     public func samples(at date: Date) -> [HealthSample] {
         guard let signs = vitalSigns(at: date) else { return [] }
         var tickRandom = random(at: date.timeIntervalSince(start))
-        var ids = SimulationRandom(seed: tickRandom.next() ^ 0x5EED)
+        var ids = SeededRandom(seed: tickRandom.next() ^ 0x5EED)
         func quantity(_ type: QuantityType, _ value: Double) -> HealthSample {
             .quantity(type, value, patient: patient, at: date, device: device, source: "simulator", id: ids.uuid())
         }
@@ -139,7 +140,7 @@ public struct VitalSignSimulator: Hashable, Sendable {
 
     /// The patient's own resting values, fixed by the seed.
     var baseline: VitalSigns {
-        var random = SimulationRandom(seed: seed ^ SimulationRandom.stableHash(patient.rawValue))
+        var random = SeededRandom(seed: seed ^ SeededRandom.stableHash(patient.rawValue))
         return VitalSigns(
             heartRate: 68 + random.jitter(6), oxygenSaturation: 98 + random.jitter(1), respiratoryRate: 15 + random.jitter(1.5),
             bodyTemperature: 36.8 + random.jitter(0.3), systolicBloodPressure: 124 + random.jitter(8),
@@ -147,8 +148,8 @@ public struct VitalSignSimulator: Hashable, Sendable {
     }
 
     /// The generator for the reading `elapsed` seconds after the start (to the millisecond).
-    private func random(at elapsed: TimeInterval) -> SimulationRandom {
+    private func random(at elapsed: TimeInterval) -> SeededRandom {
         let tick = UInt64(bitPattern: Int64((elapsed * 1000).rounded()))
-        return SimulationRandom(seed: seed ^ SimulationRandom.stableHash(patient.rawValue) ^ (tick &* 0x9E37_79B9_7F4A_7C15))
+        return SeededRandom(seed: seed ^ SeededRandom.stableHash(patient.rawValue) ^ (tick &* 0x9E37_79B9_7F4A_7C15))
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import SADECore
 import SADEHealth
 
 /// How the simulator moves vital signs: jitter within the ranges that score 0 on
@@ -26,7 +27,7 @@ extension VitalSigns {
 
     /// These values with random jitter (`scale` 1 is a calm monitor, 2 a noisy one),
     /// rounded as monitors show them. Values in the normal ranges stay in them.
-    func jittered(by scale: Double, using random: inout SimulationRandom) -> VitalSigns {
+    func jittered(by scale: Double, using random: inout SeededRandom) -> VitalSigns {
         let normal = self.isNormal
         func value(_ base: Double, _ spread: Double, _ range: ClosedRange<Double>, places: Double = 1) -> Double {
             var value = base + random.jitter(spread * scale)
@@ -42,7 +43,7 @@ extension VitalSigns {
 
     /// One parameter out of its normal range for this reading only: a fast pulse, a low
     /// saturation, a fast breath or a slight fever (each scores 1–2 on NEWS2).
-    mutating func spike(using random: inout SimulationRandom) {
+    mutating func spike(using random: inout SeededRandom) {
         switch random.next() % 4 {
         case 0: heartRate = Double(112 + random.next() % 12)
         case 1: oxygenSaturation = Double(92 + random.next() % 2)

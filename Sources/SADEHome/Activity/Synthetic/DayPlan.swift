@@ -1,4 +1,5 @@
 import Foundation
+import SADECore
 
 /// One generated day of the resident (and a visitor), routine by routine.
 struct DayPlan {

@@ -1,4 +1,5 @@
 import Foundation
+import SADECore
 
 /// How busy someone is in a room, which sets how often its motion sensor fires.
 enum Pace {

@@ -1,4 +1,5 @@
 import Foundation
+import SADECore
 
 /// A seeded generator of a resident's life in ``SyntheticFlat``, in CASAS format, with the
 /// ground truth of each day: weekday and weekend routines, night toilet trips, naps,

@@ -1,19 +1,8 @@
 import Foundation
+import SADECore
 
-/// The simulator's random numbers: SplitMix64, so a seed fixes every value.
-struct SimulationRandom: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
+/// The vital-sign simulator's use of the seeded generator: a seed fixes every value.
+extension SeededRandom {
     /// A number in `-spread...spread`.
     mutating func jitter(_ spread: Double) -> Double {
         Double.random(in: -spread...spread, using: &self)
