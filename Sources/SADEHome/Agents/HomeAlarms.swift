@@ -65,4 +65,29 @@ public struct HomeAlarms: Sendable {
         events?.publish(.message(message))
         return message
     }
+
+    /// Where the notification of `message` stands: the steps sent, who acknowledged it,
+    /// whether reminders are still to come; `nil` when it has none (silent, information,
+    /// no carers, or no desk).
+    public func escalation(of message: HomeMessage) async throws -> HomeEscalation? {
+        guard let desk, let notice = message.notice, message.severity.needsAcknowledgement,
+            try await desk.outbox.notification(notice) != nil
+        else { return nil }
+        let acknowledgement = try await desk.outbox.acknowledgement(of: notice)
+        return HomeEscalation(
+            steps: try await desk.outbox.escalations(of: notice), acknowledgedBy: acknowledgement?.worker,
+            acknowledgedAt: acknowledgement?.at, isEscalating: await desk.isEscalating(notice))
+    }
+}
+
+/// The carers' notification of a home message and its reminders.
+public struct HomeEscalation: Sendable {
+    /// The steps sent so far, in order (step 0 is the first notification).
+    public var steps: [EscalationRecord]
+    /// Who acknowledged it (confirming the message does), if anyone.
+    public var acknowledgedBy: String?
+    /// When.
+    public var acknowledgedAt: Date?
+    /// Whether reminders are still to come.
+    public var isEscalating: Bool
 }

@@ -94,4 +94,7 @@ public actor AlertDesk {
 
     /// How many alerts are still escalating.
     public var escalatingCount: Int { escalations.count }
+
+    /// Whether the alert `id` has steps still to come (not acknowledged, policy not done).
+    public func isEscalating(_ id: UUID) -> Bool { escalations[id] != nil }
 }

@@ -11,17 +11,9 @@ extension MonitoringServer {
     func addHomeRoutes(to api: RouterGroup<MonitoringRequestContext>) {
         api.get("homes") { _, context -> Response in
             let caller = try context.requireCaller()
-            let flats = HomeAccess.flats(of: caller, among: try await system.home.store.flats())
             var summaries: [[String: Any]] = []
-            for flat in flats {
-                let open = try await system.home.store.messages(flat: flat.id, states: [.open], from: nil, to: nil)
-                var summary: [String: Any] = [
-                    "id": flat.id, "name": flat.name, "carers": flat.carers, "rooms": flat.rooms.count, "devices": flat.devices.count,
-                    "open_alarms": open.filter { $0.severity == .alarm }.count, "open_warnings": open.filter { $0.severity == .warning }.count,
-                ]
-                if let resident = flat.resident { summary["resident"] = resident.rawValue }
-                if let last = try await system.home.store.lastActivity(flat: flat.id) { summary["last_activity"] = HomeStateJSON.iso.format(last) }
-                summaries.append(summary)
+            for flat in HomeAccess.flats(of: caller, among: try await system.home.store.flats()) {
+                summaries.append(try await summary(of: flat))
             }
             return try HomeJSON.response(summaries)
         }
@@ -67,17 +59,60 @@ extension MonitoringServer {
             return try HomeJSON.response(messages.map(HomeStateJSON.message))
         }
 
+        api.get("homes/:id/messages/:message") { _, context -> Response in
+            let message = try await visibleMessage(context)
+            var object = HomeStateJSON.message(message)
+            if let escalation = try await system.home.alarms.escalation(of: message) { object["escalation"] = HomeStateJSON.escalation(escalation) }
+            return try HomeJSON.response(object)
+        }
+
+        api.get("homes/:id/activity") { request, context -> Response in
+            let flat = try await visibleFlat(context)
+            let days = try request.uri.queryParameters["days"].map { text in
+                guard let days = Int(String(text)), (2...366).contains(days) else {
+                    throw APIError.invalid("days: must be a whole number from 2 to 366", code: "invalid-parameter")
+                }
+                return days
+            } ?? 30
+            return try HomeJSON.response(HomeStateJSON.activity(try await system.home.activity(flat: flat.id, days: days)))
+        }
+
         api.post("homes/:id/messages/:message/confirm") { _, context -> Response in
             let caller = try context.requireCaller()
             guard caller.role != .device else { throw APIError.forbidden("a device cannot confirm messages") }
-            let flat = try await visibleFlat(context)
-            let text = try context.pathParameter("message")
-            guard let id = Int64(text) else { throw APIError.notFound("no message \(text)") }
-            let message = try await system.home.store.message(id)
-            guard message.flat == flat.id else { throw APIError.notFound("no message \(id) in flat \(flat.id)") }
-            guard message.state == .open else { throw APIError.conflict("message \(id) is \(message.state.rawValue), only open messages can be confirmed") }
-            return try HomeJSON.response(HomeStateJSON.message(try await system.home.confirm(message: id, by: caller.username)))
+            let message = try await visibleMessage(context)
+            guard message.state == .open else {
+                throw APIError.conflict("message \(message.id) is \(message.state.rawValue), only open messages can be confirmed")
+            }
+            return try HomeJSON.response(HomeStateJSON.message(try await system.home.confirm(message: message.id, by: caller.username)))
         }
+    }
+
+    /// The message named in the path, of the flat named in it, if the caller may see the flat.
+    func visibleMessage(_ context: MonitoringRequestContext) async throws -> HomeMessage {
+        let flat = try await visibleFlat(context)
+        let text = try context.pathParameter("message")
+        guard let id = Int64(text) else { throw APIError.notFound("no message \(text)") }
+        let message = try await system.home.store.message(id)
+        guard message.flat == flat.id else { throw APIError.notFound("no message \(id) in flat \(flat.id)") }
+        return message
+    }
+
+    /// A flat's tile: its size, resident, carers, open alarms and warnings, last
+    /// activity and the resident's activity condition.
+    func summary(of flat: Flat) async throws -> [String: Any] {
+        let condition = try await system.home.activityCondition(flat: flat.id)
+        var summary: [String: Any] = [
+            "id": flat.id, "name": flat.name, "carers": flat.carers, "rooms": flat.rooms.count, "devices": flat.devices.count,
+            "open_alarms": condition.openAlarms, "open_warnings": condition.openWarnings,
+            "condition": condition.isInactive ? "inactive" : "normal",
+        ]
+        if let resident = flat.resident {
+            summary["resident"] = resident.rawValue
+            if let patient = try await system.health.patient(resident) { summary["resident_name"] = patient.name }
+        }
+        if let last = condition.lastActivity { summary["last_activity"] = HomeStateJSON.iso.format(last) }
+        return summary
     }
 
     /// The flat named in the path if the caller may see it: 404 or 403 otherwise.

@@ -1,5 +1,6 @@
 import Foundation
 import SADEHome
+import SADENotification
 
 /// Home Assistant's shapes of states, events and statistics, as JSON objects.
 enum HomeStateJSON {
@@ -52,6 +53,41 @@ enum HomeStateJSON {
         if let when = message.confirmedAt { object["confirmed_at"] = iso.format(when) }
         return object
     }
+
+    /// Where a message's notification of the carers stands.
+    static func escalation(_ escalation: HomeEscalation) -> [String: Any] {
+        var object: [String: Any] = [
+            "escalating": escalation.isEscalating,
+            "steps": escalation.steps.map { step in
+                ["step": step.step, "at": iso.format(step.at), "recipients": step.recipients.map(\.description)] as [String: Any]
+            },
+        ]
+        if let who = escalation.acknowledgedBy { object["acknowledged_by"] = who }
+        if let when = escalation.acknowledgedAt { object["acknowledged_at"] = iso.format(when) }
+        return object
+    }
+
+    /// A flat's recent days: hourly activity, the thesis's score and band, the routine
+    /// profile's verdict; and the last activity alarm.
+    static func activity(_ activity: FlatActivity) -> [String: Any] {
+        var object: [String: Any] = [
+            "days": activity.days.map { day in
+                var row: [String: Any] = [
+                    "day": day.day, "hourly": day.hourly, "active_hours": day.activeHours, "score": finite(day.score),
+                    "log_likelihood": finite(day.logLikelihood), "thesis": day.thesis, "routine": day.routine, "quiet_alarms": day.quietAlarms,
+                ]
+                if let band = day.band, band.allSatisfy(\.isFinite) { row["band"] = band }
+                if let reason = day.routineReason { row["routine_reason"] = reason }
+                if let reason = day.firstQuietAlarm { row["quiet_alarm"] = reason }
+                return row
+            }
+        ]
+        if let alarm = activity.lastAlarm { object["last_alarm"] = message(alarm) }
+        return object
+    }
+
+    /// A number JSON can carry: infinities and NaN (a day the model cannot explain) become the lowest finite value.
+    private static func finite(_ value: Double) -> Double { value.isFinite ? value : -Double.greatestFiniteMagnitude }
 
     /// The `event` object of a bus event, Home Assistant's `{event_type, data, origin, time_fired}`.
     static func event(_ event: HomeEvent, flats: [FlatID: Flat], at now: Date) -> [String: Any] {

@@ -97,21 +97,16 @@ extension HomeBusSession {
     }
 
     /// Whether the resident's activity conforms: the inactivity rules against the last
-    /// activity, and the open alarms (the daily activity profile joins when it exists).
+    /// activity (the learned quiet among the alarms), and the open alarms.
     private func activityCondition(_ command: [String: Any]) async throws -> [String: Any] {
         let flat = try await scope(command, single: true)[0]
-        let now = home.clock.now
-        let last = try await home.store.lastActivity(flat: flat.id)
-        let quiet = last.map { now.timeIntervalSince($0) }
-        let limit = flat.inactivity.continuousPeriod?.seconds
-        let open = try await home.store.messages(flat: flat.id, states: [.open], from: nil, to: nil)
-        let inactive = open.contains { $0.key.hasPrefix("inactivity:") } || (quiet.flatMap { quiet in limit.map { quiet >= $0 } } ?? false)
+        let condition = try await home.activityCondition(flat: flat.id)
         return [
-            "condition": inactive ? "inactive" : "normal",
-            "lastActivity": last.map(Self.milliseconds) ?? NSNull() as Any,
-            "quietSeconds": quiet ?? NSNull() as Any,
-            "continuousLimitSeconds": limit ?? NSNull() as Any,
-            "openAlarms": open.filter { $0.severity == .alarm }.count,
+            "condition": condition.isInactive ? "inactive" : "normal",
+            "lastActivity": condition.lastActivity.map(Self.milliseconds) ?? NSNull() as Any,
+            "quietSeconds": condition.quiet ?? NSNull() as Any,
+            "continuousLimitSeconds": condition.continuousLimit ?? NSNull() as Any,
+            "openAlarms": condition.openAlarms,
         ]
     }
 

@@ -50,5 +50,15 @@ extension OpenAPIConformanceTests {
         try await log.call(.post, confirm, "/api/v1/homes/\(id)/messages/\(alarm)/confirm", token: ward.nurse1)
         try await log.call(.post, confirm, "/api/v1/homes/\(id)/messages/\(alarm)/confirm", token: ward.nurse1)
         try await log.call(.post, confirm, "/api/v1/homes/\(id)/messages/404/confirm", token: ward.nurse1)
+        let one = "/api/v1/homes/{id}/messages/{message}"
+        let confirmed = try await log.call(.get, one, "/api/v1/homes/\(id)/messages/\(alarm)", token: ward.nurse1)
+        let escalation = try #require(confirmed.object?["escalation"] as? [String: Any], "\(confirmed.text)")
+        #expect(escalation["escalating"] as? Bool == false && escalation["acknowledged_by"] as? String == "nurse1", "\(escalation)")
+        try await log.call(.get, one, "/api/v1/homes/\(id)/messages/404", token: ward.nurse1)
+        try await log.call(.get, one, "/api/v1/homes/\(id)/messages/\(alarm)", token: ward.nurse2)
+        let activity = "/api/v1/homes/{id}/activity"
+        let days = try await log.call(.get, activity, "/api/v1/homes/\(id)/activity?days=7", token: ward.nurse1)
+        #expect((days.object?["days"] as? [Any])?.count == 7, "\(days.text.prefix(300))")
+        try await log.call(.get, activity, "/api/v1/homes/\(id)/activity?days=1", token: ward.nurse1)
     }
 }

@@ -10,6 +10,8 @@ public struct ActivityReport: Sendable {
         public var isTraining: Bool
         /// Hours with at least 5 activations (the thesis's active hours).
         public var activeHours: Int
+        /// Activations in each of the day's 24 hours.
+        public var hourly: [Int]
         /// ln P(O | λ), the thesis's HMM's forward log-likelihood of the day.
         public var logLikelihood: Double
         /// The day's log probability along the best day's path.
@@ -45,7 +47,7 @@ public struct ActivityReport: Sendable {
             let verdict = thesis.judge(day), profile = routine.judge(day)
             let quiet = alarms.filter { day.start <= $0.time && $0.time < day.end }
             return Row(
-                day: day.label, isTraining: index < learning.count, activeHours: observations.filter { $0 }.count,
+                day: day.label, isTraining: index < learning.count, activeHours: observations.filter { $0 }.count, hourly: day.hourly,
                 logLikelihood: thesis.model?.model.logLikelihood(observations) ?? 0, score: verdict.score,
                 band: verdict.low.flatMap { low in verdict.high.map { [low, $0] } }, thesis: verdict.isNormal ? "normal" : "abnormal",
                 routine: profile.isNormal ? "normal" : "unusual", routineReason: profile.reason, quietAlarms: quiet.count, firstQuietAlarm: quiet.first?.reason)

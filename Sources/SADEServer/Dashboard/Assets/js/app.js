@@ -16,6 +16,10 @@ const ROUTES = [
   { pattern: /^#\/patients\/([^/]+)$/, page: 'monitor', roles: ['admin', 'doctor', 'nurse'] },
   { pattern: /^#\/alerts$/, page: 'alerts', roles: ['admin', 'doctor', 'nurse'] },
   { pattern: /^#\/issues$/, page: 'issues', roles: ['admin', 'doctor', 'nurse'] },
+  { pattern: /^#\/homes$/, page: 'homes', roles: ['admin', 'doctor', 'nurse'] },
+  { pattern: /^#\/homes\/new$/, page: 'home-new', roles: ['admin'] },
+  { pattern: /^#\/homes\/(\d+)\/devices\/(\d+)$/, page: 'home-device', roles: ['admin', 'doctor', 'nurse'] },
+  { pattern: /^#\/homes\/(\d+)(?:\/([a-z]+))?$/, page: 'home', roles: ['admin', 'doctor', 'nurse'] },
   { pattern: /^#\/admin(?:\/([a-z-]+)(?:\/([^/]+))?)?$/, page: 'admin', roles: ['admin'] },
   { pattern: /^#\/my-data$/, page: 'wearable-data', roles: ['patient', 'admin'] },
   { pattern: /^#\/map$/, page: 'wearable-map', roles: ['patient', 'admin'] },
@@ -24,6 +28,7 @@ const ROUTES = [
 const NAV = [
   { href: '#/patients', label: 'Patients', roles: ['admin', 'doctor', 'nurse'] },
   { href: '#/alerts', label: 'Alerts', roles: ['admin', 'doctor', 'nurse'], badge: 'alert-badge' },
+  { href: '#/homes', label: 'Homes', roles: ['admin', 'doctor', 'nurse'] },
   { href: '#/issues', label: 'Issues', roles: ['admin', 'doctor', 'nurse'] },
   { href: '#/admin', label: 'Admin', roles: ['admin'] },
   { href: '#/my-data', label: 'My data', roles: ['patient'] },

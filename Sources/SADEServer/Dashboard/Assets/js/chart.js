@@ -90,3 +90,51 @@ export function ticks(low, high, count, digits) {
   for (let v = Math.ceil(low / step) * step; v <= high; v += step) values.push(Number(v.toFixed(6)));
   return { values, decimals: Math.max(0, -Math.floor(Math.log10(step))) };
 }
+
+/**
+ * Bars side by side per bucket: `series` is [{label, className, points: [[ms, value]…]}]
+ * on the same buckets. The SVG carries data-points (buckets) and data-total-<class>.
+ */
+export function barChart({ label, unit, series, digits = 1 }) {
+  const starts = [...new Set(series.flatMap((s) => s.points.map((p) => p[0])))].sort((a, b) => a - b);
+  const totals = Object.fromEntries(series.map((s) => [`data-total-${s.className}`, String(s.points.reduce((a, p) => a + p[1], 0))]));
+  const svg = h('svg', {
+    viewBox: `0 0 ${W} ${H}`, role: 'img', 'data-points': String(starts.length), ...totals,
+    'aria-label': starts.length
+      ? `${label}: ${series.map((s) => `${s.label} ${number(s.points.reduce((a, p) => a + p[1], 0), digits)} ${unit}`).join(', ')}`
+      : `${label}: no data in this period`,
+  });
+  if (!starts.length) {
+    svg.append(h('text', { x: W / 2, y: H / 2, 'text-anchor': 'middle', class: 'empty' }, 'No data in this period'));
+    return svg;
+  }
+  const values = series.flatMap((s) => s.points.map((p) => p[1]));
+  const high = Math.max(...values, 0) * 1.08 || 1;
+  const y = (value) => TOP + (1 - value / high) * (H - TOP - BOTTOM);
+  const slot = (W - LEFT - RIGHT) / starts.length;
+  const bar = Math.max(1, (slot * 0.8) / series.length);
+  const { values: tickValues, decimals } = ticks(0, high, 4, digits);
+  for (const tick of tickValues) {
+    svg.append(h('line', { x1: LEFT, x2: W - RIGHT, y1: y(tick), y2: y(tick), class: 'grid' }),
+      h('text', { x: LEFT - 4, y: y(tick) + 4, 'text-anchor': 'end' }, number(tick, decimals)));
+  }
+  series.forEach((s, index) => {
+    const byStart = new Map(s.points.map((p) => [p[0], p[1]]));
+    starts.forEach((start, i) => {
+      const value = byStart.get(start);
+      if (value === undefined) return;
+      svg.append(h('rect', { x: LEFT + i * slot + slot * 0.1 + index * bar, width: bar, y: y(Math.max(0, value)), height: Math.max(0, y(0) - y(Math.max(0, value))), class: `bar ${s.className}` },
+        h('title', {}, `${new Date(start).toLocaleString([], { dateStyle: 'short', timeStyle: 'short' })}: ${s.label} ${number(value, digits)} ${unit}`)));
+    });
+  });
+  svg.append(h('line', { x1: LEFT, x2: W - RIGHT, y1: y(0), y2: y(0), class: 'axis' }));
+  const labelAt = (i) => {
+    const at = new Date(starts[i]);
+    const span = starts[starts.length - 1] - starts[0];
+    return span >= 2 * 86400000 ? at.toLocaleDateString([], { month: 'short', day: 'numeric' }) : at.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+  };
+  for (const i of [...new Set([0, Math.floor((starts.length - 1) / 2), starts.length - 1])]) {
+    svg.append(h('text', { x: LEFT + i * slot + slot / 2, y: H - 8, 'text-anchor': 'middle' }, labelAt(i)));
+  }
+  return svg;
+}

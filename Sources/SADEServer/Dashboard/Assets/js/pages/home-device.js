@@ -1,0 +1,149 @@
+// One device of a flat: its latest value, live; its history as a chart (day, week,
+// month, year, from the hourly statistics) and as a list; an actuator's control —
+// switch, dimmer slider, shades position — sent as call_service over the home event
+// bus, showing the state the device confirmed.
+
+import { api, v1, seg } from '../api.js';
+import { trendChart } from '../chart.js';
+import { stateText, batteryState } from '../floorplan.js';
+import { HomeBus } from '../homebus.js';
+import { PERIODS } from '../home-ui.js';
+import { h, replace, when, toast } from '../ui.js';
+
+export async function render(main, [flatID, deviceID]) {
+  const flat = await api(v1(`homes/${seg(flatID)}`));
+  const device = flat.devices.find((d) => String(d.id) === String(deviceID));
+  if (!device) throw new Error(`${flat.name} has no device ${deviceID}.`);
+  const room = flat.rooms.find((r) => r.id === device.room_id);
+  const bus = new HomeBus({ flat: flat.id });
+  const states = await bus.command('get_states', { flat_id: flat.id });
+  let state = states.find((s) => s.attributes.device_id === device.id) || null;
+  let period = PERIODS[0];
+
+  const value = h('span', { class: 'value', id: 'device-value', 'aria-live': 'polite' });
+  const meta = h('p', { class: 'muted', id: 'device-meta' });
+  const status = h('p', { class: 'muted', id: 'actuator-status', role: 'status' });
+  const chart = h('section', { class: 'chart', id: 'device-chart' });
+  const history = h('tbody', {});
+  const control = h('div', { class: 'actuator', id: 'actuator' });
+  const favourite = h('button', { type: 'button', class: 'secondary star', id: 'favourite' });
+  const favourites = `sade.favourites.${flat.id}`;
+  const isFavourite = () => { try { return (JSON.parse(localStorage.getItem(favourites)) || []).includes(device.id); } catch { return false; } };
+  const showFavourite = () => { favourite.setAttribute('aria-pressed', String(isFavourite())); favourite.textContent = isFavourite() ? '★ Favourite' : '☆ Add to favourites'; };
+  favourite.addEventListener('click', () => {
+    let list = [];
+    try { list = JSON.parse(localStorage.getItem(favourites)) || []; } catch { /* start again */ }
+    list = list.includes(device.id) ? list.filter((d) => d !== device.id) : [...list, device.id];
+    localStorage.setItem(favourites, JSON.stringify(list));
+    showFavourite();
+  });
+
+  const showState = () => {
+    value.textContent = stateText(device, state);
+    value.dataset.state = state?.state ?? 'unknown';
+    const battery = state?.attributes?.battery_level;
+    replace(meta, `${room?.name || ''} · ${device.kind} · `, state?.last_updated ? `updated ${when(state.last_updated)}` : 'no data yet',
+      battery !== undefined ? h('span', { class: `battery-${batteryState(battery)}` }, ` · battery ${battery} %`) : null);
+    drawControl();
+  };
+
+  // The actuators: what the user asks for goes as call_service; the answer is the state
+  // the device confirmed (or an error when it did not in time).
+  const call = async (service, data = {}, { button } = {}) => {
+    if (button) button.disabled = true;
+    status.textContent = 'Sent; waiting for the device to confirm…';
+    status.dataset.phase = 'waiting';
+    try {
+      const result = await bus.command('call_service', { domain: device.entity_id.split('.')[0], service, service_data: data, target: { entity_id: device.entity_id } });
+      state = result.state;
+      showState();
+      status.textContent = `Confirmed by the device: ${stateText(device, state)}.`;
+      status.dataset.phase = 'confirmed';
+    } catch (error) {
+      status.textContent = `Not done: ${error.message}`;
+      status.dataset.phase = 'failed';
+      toast(error.message, 'alarm');
+    } finally { if (button) button.disabled = false; }
+  };
+  const drawControl = () => {
+    if (!device.actuator) { control.hidden = true; return; }
+    const position = device.kind === 'shades' ? Number(state?.attributes?.current_position ?? 0)
+      : device.kind === 'dimmer' ? Math.round(Number(state?.attributes?.brightness ?? 0) / 2.55) : 0;
+    if (control.dataset.kind === device.kind && control.contains(document.activeElement) && document.activeElement.type === 'range') return;  // the user is sliding
+    control.dataset.kind = device.kind;
+    if (device.kind === 'switchActuator') {
+      const on = state?.state === 'on';
+      const button = h('button', { type: 'button', id: 'switch', 'aria-pressed': String(on) }, on ? 'Turn off' : 'Turn on');
+      button.addEventListener('click', () => call(on ? 'turn_off' : 'turn_on', {}, { button }));
+      replace(control, h('h2', {}, 'Switch'), button);
+    } else {
+      const slider = h('input', { type: 'range', min: 0, max: 100, step: 1, value: position, id: 'position', 'aria-valuetext': `${position} %` });
+      const shown = h('output', { for: 'position', id: 'position-value' }, `${position} %`);
+      slider.addEventListener('input', () => { shown.textContent = `${slider.value} %`; slider.setAttribute('aria-valuetext', `${slider.value} %`); });
+      slider.addEventListener('change', () => device.kind === 'dimmer'
+        ? call('turn_on', { brightness_pct: Number(slider.value) })
+        : call('set_cover_position', { position: Number(slider.value) }));
+      const label = device.kind === 'dimmer' ? 'Brightness' : 'Shades open';
+      const quick = device.kind === 'dimmer'
+        ? [['Off', 'turn_off'], ['Full', 'turn_on']] : [['Close', 'close_cover'], ['Open', 'open_cover']];
+      replace(control, h('h2', {}, device.kind === 'dimmer' ? 'Dimmer' : 'Shades'),
+        h('label', { for: 'position' }, label), ' ', slider, ' ', shown, ' ',
+        quick.map(([text, service]) => h('button', { type: 'button', class: 'secondary small', dataset: { service }, onclick: (event) => call(service, {}, { button: event.currentTarget }) }, text)));
+    }
+  };
+
+  const periodButtons = PERIODS.map((p) => h('button', {
+    type: 'button', class: 'secondary period', 'aria-pressed': String(p === period), dataset: { period: p.id },
+    onclick: () => { period = p; periodButtons.forEach((b) => b.setAttribute('aria-pressed', String(b.dataset.period === p.id))); drawHistory().catch((e) => toast(e.message, 'warning')); },
+  }, p.label));
+
+  let requests = 0;
+  const drawHistory = async () => {
+    const mine = ++requests;
+    const to = new Date(), from = new Date(to - period.seconds * 1000);
+    const span = { start_time: from.toISOString(), end_time: to.toISOString(), flat_id: flat.id };
+    const [statistics, events] = await Promise.all([
+      bus.command('recorder/statistics_during_period', { ...span, statistic_ids: [device.entity_id], period: period.statistic }),
+      bus.command('history/history_during_period', { ...span, entity_ids: [device.entity_id] }),
+    ]);
+    if (mine !== requests) return;
+    const detection = device.category === 'detection';
+    const buckets = (statistics[device.entity_id] || []).map((row) => {
+      const value = detection ? row.sum : row.mean;
+      return { start: new Date(row.start).toISOString(), end: new Date(row.end).toISOString(), count: 1, average: value, minimum: detection ? value : row.min, maximum: detection ? value : row.max };
+    });
+    const unit = detection ? 'activations' : device.unit || '';
+    replace(chart, h('h3', {}, detection ? `Activations per ${period.statistic}` : `${device.name} (${unit || 'value'}), mean and range per ${period.statistic}`),
+      trendChart({ label: device.name, unit, digits: detection || device.unit === '%' ? 0 : 1, buckets, band: null, from, to }));
+    const rows = (events[device.entity_id] || []).slice().reverse();
+    replace(history, rows.length ? rows.slice(0, 200).map((row) => h('tr', {},
+      h('td', { 'data-label': 'Time' }, when(new Date(row.lu * 1000).toISOString())),
+      h('td', { 'data-label': 'Value', class: 'value' }, stateText(device, { state: row.s, attributes: {} })))) : h('tr', {}, h('td', { colspan: 2, class: 'muted' }, 'No events in this period.')));
+    history.closest('table').dataset.rows = String(rows.length);
+  };
+
+  main.replaceChildren(
+    h('div', { class: 'toolbar' }, h('h1', { tabindex: -1 }, device.name), favourite, h('a', { href: `#/homes/${flat.id}` }, `${flat.name}: floor plan`)),
+    h('div', { class: 'tile device-now' }, h('div', { class: 'label' }, 'Now'), value, meta),
+    control, status,
+    h('div', { class: 'toolbar' }, h('span', { role: 'group', 'aria-label': 'History period', class: 'toolbar' }, periodButtons)),
+    chart,
+    h('h2', {}, 'History'),
+    h('table', { class: 'responsive history', id: 'device-history' },
+      h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Time'), h('th', { scope: 'col' }, 'Value'))), history));
+  showFavourite();
+  showState();
+  await drawHistory();
+
+  bus.on('state_changed', (event) => {
+    if (event.data.entity_id !== device.entity_id) return;
+    state = event.data.new_state;
+    showState();
+  });
+  bus.onResync(async () => {
+    const fresh = await bus.command('get_states', { flat_id: flat.id });
+    state = fresh.find((s) => s.attributes.device_id === device.id) || state;
+    showState();
+  });
+  return () => bus.close();
+}

@@ -1,0 +1,127 @@
+// One flat: the header (name, resident, traffic light, the energy balance rotating
+// through day, week, month and year) and its tabs — floor plan, devices, messages,
+// energy, batteries, activity, settings. The device states are fetched once over the
+// home event bus and kept live from its state_changed events; the tabs share them.
+
+import { api, v1, seg, session } from '../api.js';
+import { HomeBus } from '../homebus.js';
+import { playAlarmTone } from '../live.js';
+import { flatTabs, lightOf, trafficLight, kwh, PERIODS } from '../home-ui.js';
+import { h, replace, toast } from '../ui.js';
+
+const TABS = { '': 'plan', devices: 'devices', messages: 'messages', energy: 'energy', batteries: 'batteries', activity: 'activity', settings: 'settings' };
+
+export async function render(main, [id, tab = '']) {
+  if (!(tab in TABS)) { location.replace(`#/homes/${id}`); return null; }
+  const role = session.get().user.role;
+  if (tab === 'settings' && role !== 'admin') { location.replace(`#/homes/${id}`); return null; }
+  const flat = await api(v1(`homes/${seg(id)}`));
+  const bus = new HomeBus({ flat: flat.id });
+  const context = await flatContext(flat, bus, role);
+
+  const light = h('span', { id: 'flat-light' });
+  const balance = h('button', { type: 'button', class: 'secondary balance', id: 'energy-balance', title: 'Energy balance: next period' });
+  const content = h('div', { id: 'flat-content' });
+  main.replaceChildren(
+    h('div', { class: 'toolbar' },
+      h('h1', { tabindex: -1 }, flat.name), light,
+      h('span', { class: 'muted', id: 'flat-resident' }, flat.resident ? `Resident: ${context.residentName || flat.resident}` : 'No resident'),
+      balance, h('a', { href: '#/homes' }, 'All homes')),
+    flatTabs(flat, tab, role), content);
+
+  const showLight = async () => {
+    const summary = (await api(v1('homes'))).find((s) => s.id === flat.id);
+    if (summary) replace(light, trafficLight(lightOf(summary)));
+  };
+
+  // The balance rotates through the periods every 6 s; a click moves it on at once.
+  let shown = 0;
+  const balances = {};
+  const showBalance = () => {
+    const period = PERIODS[shown];
+    const b = balances[period.id];
+    balance.dataset.period = period.id;
+    balance.textContent = b ? `${period.label}: ${kwh(b.generated - b.consumed, true)}` : `${period.label}: …`;
+    balance.setAttribute('aria-label', b ? `Energy balance this ${period.id}: ${kwh(b.consumed)} used, ${kwh(b.generated)} generated` : 'Energy balance');
+  };
+  const loadBalances = async () => {
+    const end = new Date();
+    for (const period of PERIODS) {
+      const data = await bus.request('REQUEST_ENERGY_DATA', { start: new Date(end - period.seconds * 1000), end, value: 4 });
+      const sum = (rows) => rows.reduce((a, r) => a + r[1], 0);
+      balances[period.id] = { consumed: sum(data.consumers), generated: sum(data.generators) };
+    }
+    showBalance();
+  };
+  balance.addEventListener('click', () => { shown = (shown + 1) % PERIODS.length; showBalance(); });
+  const rotation = setInterval(() => { if (document.activeElement !== balance) { shown = (shown + 1) % PERIODS.length; showBalance(); } }, 6000);
+
+  showBalance();
+  await Promise.all([showLight(), loadBalances().catch((error) => toast(`Energy balance: ${error.message}`, 'warning'))]);
+  const module = await import(`../home-tabs/${TABS[tab]}.js`);
+  const done = await module.render(content, context);
+  const announced = new Set();
+  const stopMessages = bus.on('home_message', (event) => {
+    showLight().catch(() => {});
+    const message = event.data.message;
+    if (message.state !== 'open' || announced.has(message.id) || !['alarm', 'warning'].includes(message.class)) return;
+    announced.add(message.id);
+    toast(`${message.title}: ${message.text}`, message.class, 10000);
+    if (message.class === 'alarm') playAlarmTone();
+  });
+  bus.onResync(() => { context.refresh().catch(() => {}); showLight().catch(() => {}); });
+  return () => { clearInterval(rotation); stopMessages(); if (done) done(); bus.close(); };
+}
+
+/**
+ * What the tabs share: the flat, the bus, the user's role, the device states (by device
+ * id, Home Assistant's state objects) kept live, and `onStates(listener)` for changes.
+ */
+export async function flatContext(flat, bus, role) {
+  const listeners = new Set();
+  const context = {
+    flat, bus, role, states: {}, occupancy: null, residentName: null,
+    onStates(listener) { listeners.add(listener); return () => listeners.delete(listener); },
+    async refresh() {
+      const states = await bus.command('get_states', { flat_id: flat.id });
+      context.states = Object.fromEntries(states.map((s) => [s.attributes.device_id, s]));
+      const motion = await bus.request('REQUEST_LATEST_MOTION', { flat_id: flat.id });
+      context.occupancy = motion.occupancy ? { room_id: motion.occupancy.roomId, previous_room_id: motion.occupancy.previousRoomId } : null;
+      context.rooms = Object.fromEntries(motion.rooms.map((r) => [r.roomId, r]));
+      listeners.forEach((listener) => listener(null));
+    },
+    favourites: favourites(flat.id),
+  };
+  bus.on('state_changed', (event) => {
+    const state = event.data.new_state;
+    const device = state.attributes.device_id;
+    context.states[device] = state;
+    const item = flat.devices.find((d) => d.id === device);
+    const room = item && context.rooms?.[item.room_id];
+    if (room && item.category === 'detection' && state.state === 'on') { room.count += 1; room.lastMotion = Date.parse(state.last_updated); }
+    listeners.forEach((listener) => listener(device));
+  });
+  bus.on('occupancy_changed', (event) => {
+    context.occupancy = { room_id: event.data.room_id, previous_room_id: event.data.previous_room_id };
+    listeners.forEach((listener) => listener(null));
+  });
+  const summary = (await api(v1('homes'))).find((s) => s.id === flat.id);
+  context.residentName = summary?.resident_name || null;
+  await context.refresh();
+  return context;
+}
+
+/** The user's favourite devices of a flat, kept in this browser. */
+function favourites(flatID) {
+  const key = `sade.favourites.${flatID}`;
+  const read = () => { try { return new Set(JSON.parse(localStorage.getItem(key)) || []); } catch { return new Set(); } };
+  return {
+    has: (device) => read().has(device),
+    toggle(device) {
+      const set = read();
+      if (set.has(device)) set.delete(device); else set.add(device);
+      localStorage.setItem(key, JSON.stringify([...set]));
+      return set.has(device);
+    },
+  };
+}
