@@ -82,7 +82,7 @@ public struct HomeAlarms: Sendable {
 
 /// The carers' notification of a home message and its reminders.
 public struct HomeEscalation: Sendable {
-    /// The steps sent so far, in order (step 0 is the first notification).
+    /// The notifications sent so far, in order: step 0 is the first, then the reminders.
     public var steps: [EscalationRecord]
     /// Who acknowledged it (confirming the message does), if anyone.
     public var acknowledgedBy: String?

@@ -71,8 +71,9 @@ enum HomeStateJSON {
     /// profile's verdict; and the last activity alarm.
     static func activity(_ activity: FlatActivity) -> [String: Any] {
         var object: [String: Any] = [
-            "days": activity.days.map { day in
+            "days": activity.days.enumerated().map { index, day in
                 var row: [String: Any] = [
+                    "complete": index < activity.days.count - 1,
                     "day": day.day, "hourly": day.hourly, "active_hours": day.activeHours, "score": finite(day.score),
                     "log_likelihood": finite(day.logLikelihood), "thesis": day.thesis, "routine": day.routine, "quiet_alarms": day.quietAlarms,
                 ]

@@ -12,7 +12,8 @@ struct DashboardBrowserTests {
 
     @Test("""
         the browser suite passes: a nurse's patients, the live monitor and charts, a live alert acknowledged, exports, phone \
-        width and keyboard, the admin pages, the wearable pages and the issue track
+        width and keyboard, the admin pages, the wearable pages, the issue track and the homes (a carer's flats, the live floor \
+        plan, an actuator round trip, a home alarm confirmed, the charts, a new flat)
         """)
     func browserSuite() async throws {
         try TestTools.requireCommands(["chromium", "chromedriver"])
@@ -36,6 +37,8 @@ struct DashboardBrowserTests {
             "admin-patients-phone", "admin-projects-phone",
             "wearable-register", "wearable-data", "wearable-map", "wearable-data-phone", "wearable-map-phone",
             "issues", "issues-admin", "issues-phone",
+            "homes", "home-plan", "home-device", "home-messages", "home-energy", "home-activity", "home-batteries", "home-new",
+            "homes-phone", "home-plan-phone",
         ]
         for page in pages {
             #expect(FileManager.default.fileExists(atPath: "\(screenshots)/\(page).png"), "a screenshot of \(page)")

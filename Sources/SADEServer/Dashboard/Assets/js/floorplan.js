@@ -103,7 +103,7 @@ export function floorPlan(flat, { mini = false, states = {}, occupancy = null, o
   let view = { ...home };
   let justDragged = false;  // a drag that ends on a room is not a click on it
   const svg = s('svg', {
-    class: `floor-plan${mini ? ' mini' : ''}`, role: mini ? 'img' : 'group', viewBox: '',
+    class: `floor-plan${mini ? ' mini' : ''}`, role: mini ? 'img' : 'group',
     'aria-label': mini ? `Floor plan of ${flat.name}: ${flat.rooms.map((r) => r.name).join(', ')}` : `Floor plan of ${flat.name}`,
     dataset: { flat: flat.id },
   });

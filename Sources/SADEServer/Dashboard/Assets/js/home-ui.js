@@ -25,13 +25,14 @@ export const DEVICE_KINDS = {
   actuator: ['switchActuator', 'dimmer', 'shades'],
 };
 
-/** Chart periods: the span shown, the statistics period of a device's buckets and the
- * bucket of the energy balance (REQUEST_ENERGY_DATA's value: 0 hour … 4 year). */
+/** Chart periods: the span shown, the statistics period of a device's buckets, and the
+ * energy buckets (REQUEST_ENERGY_DATA's value: 0 hour … 4 year) of the chart and of the
+ * balance (small buckets: a bucket reaches back to its own start, e.g. the month's first day). */
 export const PERIODS = [
-  { id: 'day', label: 'Day', seconds: 86400, statistic: 'hour', energy: 0 },
-  { id: 'week', label: 'Week', seconds: 7 * 86400, statistic: 'hour', energy: 1 },
-  { id: 'month', label: 'Month', seconds: 30 * 86400, statistic: 'day', energy: 1 },
-  { id: 'year', label: 'Year', seconds: 365 * 86400, statistic: 'week', energy: 3 },
+  { id: 'day', label: 'Day', seconds: 86400, statistic: 'hour', energy: 0, balance: 0 },
+  { id: 'week', label: 'Week', seconds: 7 * 86400, statistic: 'hour', energy: 1, balance: 1 },
+  { id: 'month', label: 'Month', seconds: 30 * 86400, statistic: 'day', energy: 1, balance: 1 },
+  { id: 'year', label: 'Year', seconds: 365 * 86400, statistic: 'week', energy: 3, balance: 1 },
 ];
 
 /** The tabs of a flat's pages. */

@@ -47,9 +47,9 @@ export class HomeBus {
         else this.received(data);
       };
       socket.onclose = () => {
+        if (this.closed) return;
         reject(new BusError('closed', 'The live connection to the homes closed.'));
         this.failAll();
-        if (this.closed) return;
         this.setState('reconnecting');
         this.retry = setTimeout(() => this.connect(), Math.min(30000, 500 * 2 ** this.failures));
         this.failures += 1;
@@ -87,6 +87,7 @@ export class HomeBus {
   /** Sends a command and resolves with its result (rejects with BusError). */
   async command(type, fields = {}) {
     await this.ready;
+    if (!this.socket || this.socket.readyState !== WebSocket.OPEN) throw new BusError('closed', 'The live connection to the homes is not open.');
     const id = this.nextID++;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
@@ -129,11 +130,12 @@ export class HomeBus {
     this.stateListeners.forEach((listener) => listener(state));
   }
 
-  /** Closes the connection for good (the page is left). */
+  /** Closes the connection for good (the page is left): answers still awaited are
+   * dropped, not failed, so that a page already left shows no error. */
   close() {
     this.closed = true;
     clearTimeout(this.retry);
-    this.failAll();
+    this.pending.clear();
     if (this.socket) this.socket.close();
   }
 }

@@ -20,12 +20,14 @@ export async function render(view, context) {
   const answer = await api(v1(`homes/${seg(flat.id)}/activity?days=30`));
   const days = answer.days;
   const detail = h('section', { class: 'card', id: 'day-detail' });
-  const scored = days.filter((d) => d.score > -1e300);
+  // Today is not over: shown, but neither scored in the chart nor judged.
+  const judged = (d) => d.complete && d.score > -1e300;
+  const scored = days.filter(judged);
   const band = days.find((d) => d.band)?.band || null;
   const dayStart = (d) => new Date(`${d.day}T00:00:00`);
   const buckets = days.map((d) => {
     const start = dayStart(d), end = new Date(start.getTime() + 86400000);
-    const ok = d.score > -1e300;
+    const ok = judged(d);
     return { start: start.toISOString(), end: end.toISOString(), count: ok ? 1 : 0, average: ok ? d.score : undefined, minimum: ok ? d.score : undefined, maximum: ok ? d.score : undefined };
   });
   const from = days.length ? dayStart(days[0]) : new Date(), to = days.length ? new Date(dayStart(days[days.length - 1]).getTime() + 86400000) : new Date();
@@ -37,17 +39,19 @@ export async function render(view, context) {
       strip(d.hourly, { large: true, day: d.day }),
       h('dl', { class: 'facts' },
         h('dt', {}, 'Active hours'), h('dd', {}, `${d.active_hours} of 24 (an hour with 5 or more activations)`),
-        h('dt', {}, 'Thesis HMM'), h('dd', {}, d.score > -1e300 ? `score ${d.score.toFixed(1)}${band ? ` (normal ${band[0].toFixed(1)} … ${band[1].toFixed(1)})` : ''}: ${d.thesis}` : `no score: ${d.thesis}`),
-        h('dt', {}, 'Routine profile'), h('dd', {}, d.routine === 'unusual' ? `unusual: ${d.routine_reason}` : 'usual'),
+        h('dt', {}, 'Thesis HMM'), h('dd', {}, !d.complete ? 'judged when the day is over'
+          : judged(d) ? `score ${d.score.toFixed(1)}${band ? ` (normal ${band[0].toFixed(1)} … ${band[1].toFixed(1)})` : ''}: ${d.thesis}` : `no score: ${d.thesis}`),
+        h('dt', {}, 'Routine profile'), h('dd', {}, !d.complete ? 'judged when the day is over' : d.routine === 'unusual' ? `unusual: ${d.routine_reason}` : 'usual'),
         d.quiet_alarm ? [h('dt', {}, 'Learned quiet'), h('dd', {}, d.quiet_alarm)] : null));
   };
 
-  const rows = days.slice().reverse().map((d) => h('tr', { dataset: { day: d.day, thesis: d.thesis, routine: d.routine } },
-    h('th', { scope: 'row' }, h('button', { type: 'button', class: 'link-button', onclick: () => { showDay(d); detail.focus(); } }, d.day)),
+  const rows = days.slice().reverse().map((d) => h('tr', { class: d.complete ? null : 'today', dataset: { day: d.day, thesis: d.thesis, routine: d.routine } },
+    h('th', { scope: 'row' }, h('button', { type: 'button', class: 'link-button', onclick: () => { showDay(d); detail.focus(); } }, d.complete ? d.day : `${d.day} (today)`)),
     h('td', { 'data-label': 'Hours' }, strip(d.hourly, { day: d.day })),
     h('td', { 'data-label': 'Active h', class: 'num' }, String(d.active_hours)),
-    h('td', { 'data-label': 'Score', class: `num verdict-${d.thesis}` }, d.score > -1e300 ? d.score.toFixed(1) : '–'),
-    h('td', { 'data-label': 'Routine', class: `verdict-${d.routine}` }, d.routine === 'unusual' ? `unusual: ${d.routine_reason}` : 'usual')));
+    h('td', { 'data-label': 'Score', class: d.complete ? `num verdict-${d.thesis}` : 'num' }, judged(d) ? d.score.toFixed(1) : '–'),
+    h('td', { 'data-label': 'Routine', class: d.complete ? `verdict-${d.routine}` : null },
+      !d.complete ? 'so far' : d.routine === 'unusual' ? `unusual: ${d.routine_reason}` : 'usual')));
   detail.tabIndex = -1;
 
   view.replaceChildren(
@@ -60,12 +64,13 @@ export async function render(view, context) {
     h('section', { class: 'chart', id: 'score-chart' },
       h('h3', {}, 'Each day’s score under the thesis’s HMM, with its normal band (best day ± σ)'),
       trendChart({ label: 'Day score', unit: 'log P', digits: 1, buckets, band, from, to }),
-      h('p', { class: 'muted' }, `${scored.length} of ${days.length} days scored; a day outside the green band is abnormal to the thesis’s model.`)),
+      h('p', { class: 'muted' }, `${scored.length} complete days scored; a day outside the green band is abnormal to the thesis’s model.`)),
     detail,
     h('table', { class: 'responsive activity-days', id: 'activity-days' },
       h('caption', { class: 'visually-hidden' }, 'The last 30 days, newest first'),
       h('thead', {}, h('tr', {}, ['Day', 'Activity by hour', 'Active h', 'Score', 'Routine profile'].map((c) => h('th', { scope: 'col' }, c)))),
       h('tbody', {}, rows)));
-  if (days.length) showDay(days[days.length - 1]);
+  const latest = days.filter((d) => d.complete).pop() || days[days.length - 1];
+  if (latest) showDay(latest);
   return null;
 }

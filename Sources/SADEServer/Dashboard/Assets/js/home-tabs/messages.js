@@ -48,7 +48,7 @@ export async function render(view, context) {
       message.state === 'open' && message.class === 'alarm' ? h('strong', { class: 'ack-state' }, ' · open: the carers are reminded every 5 minutes until someone confirms') : null,
       message.state === 'open' && message.expires_at && message.class !== 'alarm' ? ` · until ${when(message.expires_at)}` : null),
     escalation ? h('p', { class: 'escalation-state', dataset: { escalating: String(escalation.escalating) } },
-      `${escalation.steps.length} notification${escalation.steps.length === 1 ? '' : 's'} sent; `,
+      `${escalation.steps.length} notification${escalation.steps.length === 1 ? '' : 's'} of the carers sent; `,
       escalation.escalating ? 'reminders continue' : 'reminders stopped') : null,
     confirmable ? h('button', { type: 'button', class: message.class === 'alarm' ? 'danger confirm-message' : 'confirm-message', onclick: (event) => confirm(message, event.currentTarget) },
       message.class === 'alarm' ? 'Confirm alarm' : 'Confirm') : null);

@@ -47,7 +47,7 @@ export async function render(main, [id, tab = '']) {
   const loadBalances = async () => {
     const end = new Date();
     for (const period of PERIODS) {
-      const data = await bus.request('REQUEST_ENERGY_DATA', { start: new Date(end - period.seconds * 1000), end, value: 4 });
+      const data = await bus.request('REQUEST_ENERGY_DATA', { start: new Date(end - period.seconds * 1000), end, value: period.balance });
       const sum = (rows) => rows.reduce((a, r) => a + r[1], 0);
       balances[period.id] = { consumed: sum(data.consumers), generated: sum(data.generators) };
     }

@@ -40,7 +40,7 @@ export async function render(main) {
           minis.get(summary.id)?.svg ?? null,
           h('span', { class: 'tile-head' }, h('strong', { class: 'flat-name' }, summary.name), trafficLight(light, detail))),
         h('dl', { class: 'facts tile-facts' },
-          h('dt', {}, 'Resident'), h('dd', { class: 'resident' }, summary.resident_name || summary.resident || 'none'),
+          h('dt', {}, 'Resident'), h('dd', { class: 'resident-name' }, summary.resident_name || summary.resident || 'none'),
           h('dt', {}, 'Last activity'), h('dd', { class: 'last-activity', dataset: { at: summary.last_activity || '' } }, summary.last_activity ? ago(secondsSince(summary.last_activity)) : 'none yet'),
           h('dt', {}, 'Activity'), h('dd', { class: `condition condition-${summary.condition}` }, summary.condition === 'inactive' ? 'Inactive' : 'Normal'),
           h('dt', {}, 'Open'), h('dd', { class: 'open-count' }, detail)));
