@@ -172,7 +172,9 @@ class HomeTests(DashboardTestCase):
         wait(self.driver, lambda d: attr(d, "#actuator-status", "data-phase") == "confirmed" and text(d, "#device-value") == "40 %",
              "the dimmer confirms 40 %")
         self.assertEqual(bus_states("nurse1", flat["id"])[dimmer["entity_id"]]["attributes"]["brightness"], 102)
-        wait(self.driver, lambda d: attr(d, "#device-chart svg", "data-points") != "", "the device's chart is drawn")
+        wait(self.driver, lambda d: text(d, "#device-history tbody tr:first-child .value") == "40 %",
+             "the history gains the confirmed value live")
+        self.assertNotEqual(attr(self.driver, "#device-chart svg", "data-points"), "0", "the chart has this hour's mean")
         shot(self.driver, "home-device")
 
     def test_an_alarm_arrives_live_is_confirmed_and_stops_escalating(self):

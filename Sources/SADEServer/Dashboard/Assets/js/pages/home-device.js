@@ -135,15 +135,18 @@ export async function render(main, [flatID, deviceID]) {
   showState();
   await drawHistory();
 
+  // A new value moves the latest value at once and the history a moment later (once per burst).
+  let redraw = null;
   bus.on('state_changed', (event) => {
     if (event.data.entity_id !== device.entity_id) return;
     state = event.data.new_state;
     showState();
+    if (!redraw) redraw = setTimeout(() => { redraw = null; drawHistory().catch(() => {}); }, 1000);
   });
   bus.onResync(async () => {
     const fresh = await bus.command('get_states', { flat_id: flat.id });
     state = fresh.find((s) => s.attributes.device_id === device.id) || state;
     showState();
   });
-  return () => bus.close();
+  return () => { clearTimeout(redraw); bus.close(); };
 }
