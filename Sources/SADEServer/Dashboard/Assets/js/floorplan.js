@@ -61,6 +61,19 @@ export function stateText(device, state) {
   return state.state;
 }
 
+/** A recorded value in words: on/off (or open/closed) for detections and switches, a
+ * percentage for dimmers and shades, the number with its unit for meters. */
+export function valueText(device, value) {
+  if (value === undefined || value === null) return 'no data';
+  if (device.kind === 'dimmer') return value > 0 ? `${Math.round(value)} %` : 'off';
+  if (device.kind === 'shades') return `${Math.round(value)} % open`;
+  if (device.category === 'detection' || device.kind === 'switchActuator') {
+    const open = ['contact', 'windowHandle'].includes(device.kind);
+    return value >= 0.5 ? (open ? 'open' : 'on') : (open ? 'closed' : 'off');
+  }
+  return `${Number(value).toLocaleString([], { maximumFractionDigits: 1 })}${device.unit ? ` ${device.unit}` : ''}`;
+}
+
 function bounds(flat) {
   const points = flat.rooms.flatMap((r) => r.polygon);
   if (!points.length) return { x: 0, y: 0, width: 1, height: 1 };

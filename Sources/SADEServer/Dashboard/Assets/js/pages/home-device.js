@@ -5,7 +5,7 @@
 
 import { api, v1, seg } from '../api.js';
 import { trendChart } from '../chart.js';
-import { stateText, batteryState } from '../floorplan.js';
+import { stateText, batteryState, valueText } from '../floorplan.js';
 import { HomeBus } from '../homebus.js';
 import { PERIODS } from '../home-ui.js';
 import { h, replace, when, toast } from '../ui.js';
@@ -104,7 +104,7 @@ export async function render(main, [flatID, deviceID]) {
     const span = { start_time: from.toISOString(), end_time: to.toISOString(), flat_id: flat.id };
     const [statistics, events] = await Promise.all([
       bus.command('recorder/statistics_during_period', { ...span, statistic_ids: [device.entity_id], period: period.statistic }),
-      bus.command('history/history_during_period', { ...span, entity_ids: [device.entity_id] }),
+      bus.request('REQUEST_MESSAGES_FOR_SENSOR', { deviceId: device.id, start: from, end: to, flat_id: flat.id }),
     ]);
     if (mine !== requests) return;
     const detection = device.category === 'detection';
@@ -115,10 +115,12 @@ export async function render(main, [flatID, deviceID]) {
     const unit = detection ? 'activations' : device.unit || '';
     replace(chart, h('h3', {}, detection ? `Activations per ${period.statistic}` : `${device.name} (${unit || 'value'}), mean and range per ${period.statistic}`),
       trendChart({ label: device.name, unit, digits: detection || device.unit === '%' ? 0 : 1, buckets, band: null, from, to }));
-    const rows = (events[device.entity_id] || []).slice().reverse();
+    const rows = events.slice().reverse();
     replace(history, rows.length ? rows.slice(0, 200).map((row) => h('tr', {},
-      h('td', { 'data-label': 'Time' }, when(new Date(row.lu * 1000).toISOString())),
-      h('td', { 'data-label': 'Value', class: 'value' }, stateText(device, { state: row.s, attributes: {} })))) : h('tr', {}, h('td', { colspan: 2, class: 'muted' }, 'No events in this period.')));
+      h('td', { 'data-label': 'Time' }, when(new Date(row.time).toISOString())),
+      h('td', { 'data-label': 'Value', class: 'value' }, valueText(device, row.value)),
+      h('td', { 'data-label': 'Battery' }, row.battery === null || row.battery === undefined ? '–' : `${row.battery} %`)))
+      : h('tr', {}, h('td', { colspan: 3, class: 'muted' }, 'No events in this period.')));
     history.closest('table').dataset.rows = String(rows.length);
   };
 
@@ -130,7 +132,7 @@ export async function render(main, [flatID, deviceID]) {
     chart,
     h('h2', {}, 'History'),
     h('table', { class: 'responsive history', id: 'device-history' },
-      h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Time'), h('th', { scope: 'col' }, 'Value'))), history));
+      h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Time'), h('th', { scope: 'col' }, 'Value'), h('th', { scope: 'col' }, 'Battery'))), history));
   showFavourite();
   showState();
   await drawHistory();
