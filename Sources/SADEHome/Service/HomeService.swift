@@ -124,10 +124,14 @@ public actor HomeService {
         return facts
     }
 
+    /// Tells subscribers of each event; an event without a battery reading carries the
+    /// device's last known charge, as its state in the store does.
     private func publish(_ batch: [StateEvent], of flat: Flat, before: [DeviceID: DeviceState]) {
         var latest = before.compactMapValues(\.latest)
-        for event in batch {
+        var battery = before.compactMapValues(\.battery)
+        for var event in batch {
             guard let device = flat.device(event.device) else { continue }
+            if let percent = event.battery { battery[event.device] = percent } else { event.battery = battery[event.device] }
             events.publish(.stateChanged(flat: flat.id, device: device, old: latest[event.device], new: event))
             latest[event.device] = event
         }

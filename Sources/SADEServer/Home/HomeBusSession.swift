@@ -119,9 +119,11 @@ actor HomeBusSession {
         let value = try ServiceCall.value(domain: domain, service: service, data: data, current: current)
         let timeout = HomeEventInput.number(command["timeout"]).map { Duration.milliseconds(Int64(max(0.1, min($0, 60)) * 1000)) } ?? .seconds(10)
         let event = try await home.call(device: device.id, flat: flat.id, value: value, timeout: timeout)
+        var battery = event.battery
+        if battery == nil { battery = try await home.store.states(flat: flat.id).first { $0.device.id == device.id }?.battery }
         return [
             "context": ["id": UUID().uuidString],
-            "state": HomeStateJSON.state(device, latest: event, lastChanged: event.time, battery: event.battery, flat: flat),
+            "state": HomeStateJSON.state(device, latest: event, lastChanged: event.time, battery: battery, flat: flat),
         ]
     }
 

@@ -147,6 +147,7 @@ enum HomeStateJSON {
                     "id": device.id, "room_id": device.room, "name": device.name, "kind": device.kind.rawValue,
                     "category": device.kind.category.rawValue, "unit": device.kind.unit, "entity_id": device.entityID,
                     "actuator": device.kind.isActuator, "battery_powered": device.isBatteryPowered,
+                    "resident_activity": device.kind.isResidentActivity,
                     "x": device.position.x, "y": device.position.y,
                 ] as [String: Any]
             },

@@ -4,7 +4,7 @@ import Testing
 
 /// What the home pages read besides the bus: the flats' tiles, a flat's days of activity
 /// and where a message's notification of the carers stands.
-@Suite("The home pages' REST API")
+@Suite("The home pages' REST API", .timeLimit(.minutes(2)))
 struct HomePagesAPITests {
     /// A flat of patient-01 (Paul) in nurse1's care: a kitchen and a bedroom with a motion
     /// sensor each, an alarm after one quiet hour, and a smoke detector.
@@ -54,13 +54,15 @@ struct HomePagesAPITests {
             #expect((days[0]["band"] as? [Double])?.count == 2, "the thesis's band, learned from the complete days")
             #expect(answer.object?["last_alarm"] == nil, "no activity alarm yet")
 
+            let earlier = HomeMessageDraft(flat: flat.id, severity: .alarm, title: "No activity", text: "No activity since yesterday.", key: "inactivity:continuous:0")
+            try await harness.system.home.alarms.raise(earlier, flat: flat, at: now.addingTimeInterval(-3600))
             let quiet = HomeMessageDraft(flat: flat.id, severity: .alarm, title: "No activity", text: "No activity since 08:25.", key: "inactivity:continuous:1")
             try await harness.system.home.alarms.raise(quiet, flat: flat, at: now)
             try await harness.system.home.alarms.raise(
                 HomeMessageDraft(flat: flat.id, severity: .warning, title: "Weak battery", text: "…", key: "battery:1:weak"), flat: flat, at: now)
             let again = try await harness.request(.get, "/api/v1/homes/\(flat.id)/activity?days=5", token: ward.nurse1)
             let last = try #require(again.object?["last_alarm"] as? [String: Any], "\(again.text.prefix(300))")
-            #expect(last["text"] as? String == "No activity since 08:25.", "the newest activity alarm, not the battery warning")
+            #expect(last["text"] as? String == "No activity since 08:25.", "the newest activity alarm: not the older one, not the battery warning")
 
             for bad in ["1", "367", "week"] {
                 let refused = try await harness.request(.get, "/api/v1/homes/\(flat.id)/activity?days=\(bad)", token: ward.nurse1)
@@ -117,6 +119,26 @@ struct HomePagesAPITests {
             #expect(try await harness.request(.get, "/api/v1/homes/\(flat.id)/messages/999", token: ward.nurse1).status == .notFound)
             #expect(try await harness.request(.get, "/api/v1/homes/\(flat.id)/messages/x", token: ward.nurse1).status == .notFound)
             #expect(try await harness.request(.get, path, token: ward.nurse2).status == .forbidden)
+        }
+    }
+}
+
+extension HomePagesAPITests {
+    @Test("a state change without a battery reading carries the device's last known charge, as its state does")
+    func batteryCarried() async throws {
+        try await ServerHarness.run { harness in
+            let ward = try await AdminWard.seed(in: harness)
+            let (flat, kitchen, _) = try await Self.flat(harness, ward: ward)
+            let now = harness.system.now()
+            let changes = harness.system.home.events.subscribe(flats: [flat.id])
+            try await harness.system.home.ingest([StateEvent(device: kitchen, value: 1, battery: 42, time: now.addingTimeInterval(-2))], flat: flat.id)
+            try await harness.system.home.ingest([StateEvent(device: kitchen, value: 0, time: now.addingTimeInterval(-1))], flat: flat.id)
+            var batteries: [Int?] = []
+            for await event in changes {
+                if case .stateChanged(_, _, _, let new) = event { batteries.append(new.battery) }
+                if batteries.count == 2 { break }
+            }
+            #expect(batteries == [42, 42])
         }
     }
 }

@@ -30,7 +30,7 @@ export function batteryState(percent) {
 
 /** The one or two letters on a device's icon, by kind. */
 const GLYPHS = {
-  motion: 'M', contact: 'D', windowHandle: 'W', propertyExit: 'X', switchSensor: 'S', usage: 'U', dosage: 'P', enuresis: 'B',
+  motion: 'M', contact: 'D', windowHandle: 'W', propertyExit: 'X', switch: 'S', usage: 'U', dosage: 'P', enuresis: 'B',
   bedOccupancy: 'B', smoke: 'F', gas: 'G', water: 'H₂O', fall: '!', temperature: '°', humidity: '%', brightness: 'L',
   power: 'W', energy: 'kWh', voltage: 'V', powerGeneration: 'PV', energyGeneration: 'PV', switchActuator: 'I/O', dimmer: '☀', shades: '▤',
 };
@@ -223,7 +223,12 @@ export function floorPlan(flat, { mini = false, states = {}, occupancy = null, o
       const rect = svg.getBoundingClientRect();
       return [view.x + ((event.clientX - rect.left) / rect.width) * view.width, view.y + ((event.clientY - rect.top) / rect.height) * view.height];
     };
-    svg.addEventListener('wheel', (event) => { event.preventDefault(); zoom(event.deltaY < 0 ? 1.2 : 1 / 1.2, ...toPlan(event)); }, { passive: false });
+    // The wheel zooms with Ctrl (or ⌘, or a touchpad's pinch) held; alone it scrolls the page.
+    svg.addEventListener('wheel', (event) => {
+      if (!event.ctrlKey && !event.metaKey) return;
+      event.preventDefault();
+      zoom(event.deltaY < 0 ? 1.2 : 1 / 1.2, ...toPlan(event));
+    }, { passive: false });
     let drag = null;
     svg.addEventListener('pointerdown', (event) => {
       justDragged = false;

@@ -1,7 +1,7 @@
 // Pieces the home pages share: the traffic light, the message classes, the periods
 // of the charts and the flat's sub-pages.
 
-import { h } from './ui.js';
+import { h, toast } from './ui.js';
 
 /** alarm (an open alarm), warning (an open warning), fine. */
 export function lightOf(summary) {
@@ -20,20 +20,51 @@ export const ROOM_TYPES = ['hall', 'kitchen', 'livingRoom', 'bedroom', 'bathroom
 
 /** The device kinds a plan may use, by category. */
 export const DEVICE_KINDS = {
-  detection: ['motion', 'contact', 'windowHandle', 'propertyExit', 'switchSensor', 'usage', 'dosage', 'enuresis', 'smoke', 'gas', 'water', 'fall'],
+  detection: ['motion', 'contact', 'windowHandle', 'propertyExit', 'switch', 'usage', 'dosage', 'enuresis', 'smoke', 'gas', 'water', 'fall'],
   metering: ['temperature', 'brightness', 'power', 'energy', 'current', 'voltage', 'powerGeneration', 'energyGeneration', 'currentGeneration', 'voltageGeneration'],
   actuator: ['switchActuator', 'dimmer', 'shades'],
 };
 
-/** Chart periods: the span shown, the statistics period of a device's buckets, and the
- * energy buckets (REQUEST_ENERGY_DATA's value: 0 hour … 4 year) of the chart and of the
- * balance (small buckets: a bucket reaches back to its own start, e.g. the month's first day). */
+/** Periods: a device's chart covers the last `seconds` in buckets of `statistic`; the
+ * energy pages the current calendar period of the flat (REQUEST_ENERGY_DATA's value
+ * `bucket`: 1 day, 2 week from Monday, 3 month, 4 year) in buckets of `chart` (0 hour,
+ * 1 day, 3 month), so that every bucket lies inside it. */
 export const PERIODS = [
-  { id: 'day', label: 'Day', seconds: 86400, statistic: 'hour', energy: 0, balance: 0 },
-  { id: 'week', label: 'Week', seconds: 7 * 86400, statistic: 'hour', energy: 1, balance: 1 },
-  { id: 'month', label: 'Month', seconds: 30 * 86400, statistic: 'day', energy: 1, balance: 1 },
-  { id: 'year', label: 'Year', seconds: 365 * 86400, statistic: 'week', energy: 3, balance: 1 },
+  { id: 'day', label: 'Day', now: 'Today', seconds: 86400, statistic: 'hour', bucket: 1, chart: 0 },
+  { id: 'week', label: 'Week', now: 'This week', seconds: 7 * 86400, statistic: 'hour', bucket: 2, chart: 1 },
+  { id: 'month', label: 'Month', now: 'This month', seconds: 30 * 86400, statistic: 'day', bucket: 3, chart: 1 },
+  { id: 'year', label: 'Year', now: 'This year', seconds: 365 * 86400, statistic: 'week', bucket: 4, chart: 3 },
 ];
+
+/** The flat's energy so far in the current `period` of its calendar: { start, consumed, generated } in kWh. */
+export async function energyNow(bus, period) {
+  const end = new Date();
+  const data = await bus.request('REQUEST_ENERGY_DATA', { start: new Date(end.getTime() - 1000), end, value: period.bucket });
+  const last = (rows) => (rows.length ? rows[rows.length - 1][1] : 0);
+  return { start: new Date(data.consumers.length ? data.consumers[data.consumers.length - 1][0] : end), consumed: last(data.consumers), generated: last(data.generators) };
+}
+
+/**
+ * The Day / Week / Month / Year buttons in a labelled group: `onChoose(period)` runs
+ * when one is pressed (errors toasted). Returns the group.
+ */
+export function periodPicker(label, onChoose, { selected = PERIODS[0], text = (p) => p.label } = {}) {
+  const buttons = PERIODS.map((p) => h('button', {
+    type: 'button', class: 'secondary period', 'aria-pressed': String(p === selected), dataset: { period: p.id },
+    onclick: () => {
+      buttons.forEach((b) => b.setAttribute('aria-pressed', String(b.dataset.period === p.id)));
+      Promise.resolve(onChoose(p)).catch((error) => toast(error.message, 'warning'));
+    },
+  }, text(p)));
+  return h('span', { role: 'group', 'aria-label': label, class: 'toolbar' }, buttons);
+}
+
+/** A line that says when the live connection to the homes is down (empty while it is up). */
+export function busState(bus) {
+  const line = h('span', { class: 'bus-state', id: 'bus-state', role: 'status' });
+  bus.onState((state) => { line.dataset.state = state; line.textContent = state === 'open' ? '' : '○ reconnecting…'; });
+  return line;
+}
 
 /** The tabs of a flat's pages. */
 export const FLAT_TABS = [

@@ -198,6 +198,24 @@ export function confirmButton(label, { question, confirm, className = 'secondary
   return holder;
 }
 
+/**
+ * Runs `draw()`, which rebuilds `container`'s children, and puts the focus back where it
+ * was: on the element with the same id, or on the same kind of control in the row with
+ * the same `data-<key>` — so that live updates do not throw keyboard users out.
+ */
+export function keepFocus(container, draw, key = 'device') {
+  const active = document.activeElement;
+  if (!active || !container.contains(active) || active === container) { draw(); return; }
+  const id = active.id;
+  const row = active.closest(`[data-${key}]`)?.getAttribute(`data-${key}`);
+  const kind = `${active.tagName}.${active.getAttribute('class') || ''}`;
+  draw();
+  if (id && document.getElementById(id)) { document.getElementById(id).focus({ preventScroll: true }); return; }
+  const again = row === undefined ? null : container.querySelector(`[data-${key}="${CSS.escape(row)}"]`);
+  const same = again && [...again.querySelectorAll(active.tagName)].find((e) => `${e.tagName}.${e.getAttribute('class') || ''}` === kind);
+  (same || again?.querySelector('a, button'))?.focus({ preventScroll: true });
+}
+
 /** Whole-number thousands separators and a unit, or an en dash: "1,234 m". */
 export function amount(value, unit = '', digits = 0) {
   if (value === undefined || value === null || Number.isNaN(value)) return '–';

@@ -1,13 +1,13 @@
 // Every battery-powered device, emptiest first, with its state in words and colour.
 
 import { batteryState } from '../floorplan.js';
-import { h, replace, when } from '../ui.js';
+import { h, replace, when, keepFocus } from '../ui.js';
 
 export function render(view, context) {
   const { flat } = context;
   const rooms = Object.fromEntries(flat.rooms.map((r) => [r.id, r.name]));
   const body = h('tbody', {});
-  const draw = () => {
+  const draw = () => keepFocus(body, () => {
     const charge = (d) => context.states[d.id]?.attributes?.battery_level;
     const devices = flat.devices.filter((d) => d.battery_powered)
       .sort((a, b) => (charge(a) ?? 101) - (charge(b) ?? 101) || a.name.localeCompare(b.name));
@@ -23,7 +23,7 @@ export function render(view, context) {
         h('td', { 'data-label': 'State' }, { ok: 'fine', weak: 'weak: replace soon', empty: 'empty: replace now', unknown: '–' }[state]),
         h('td', { 'data-label': 'Reported' }, context.states[device.id]?.last_updated ? when(context.states[device.id].last_updated) : '–'));
     }) : h('tr', {}, h('td', { colspan: 5, class: 'muted' }, 'No battery-powered devices.')));
-  };
+  });
   view.replaceChildren(h('table', { class: 'responsive batteries', id: 'battery-list' },
     h('caption', { class: 'visually-hidden' }, 'Battery-powered devices, emptiest first'),
     h('thead', {}, h('tr', {}, ['Device', 'Room', 'Charge', 'State', 'Reported'].map((c) => h('th', { scope: 'col' }, c)))),

@@ -4,18 +4,41 @@
 
 import { api, v1, seg } from '../api.js';
 import { MESSAGE_CLASSES } from '../home-ui.js';
-import { h, replace, when, toast } from '../ui.js';
+import { h, replace, when, toast, keepFocus } from '../ui.js';
 
 export async function render(view, context) {
   const { flat, bus, role } = context;
-  let messages = await api(v1(`homes/${seg(flat.id)}/messages?state=all`));
+  let messages = [];
+  let draw = () => {};
+  const escalations = new Map();
+  // Subscribed before the list is fetched: a message raised meanwhile is not missed.
+  const upsert = (message) => {
+    const index = messages.findIndex((m) => m.id === message.id);
+    if (index >= 0) messages[index] = message; else messages.unshift(message);
+    loadEscalation(message).finally(draw);
+  };
+  const stop = bus.on('home_message', (event) => upsert(event.data.message));
+  // Where each warning's and alarm's notification of the carers stands, from the server.
+  const loadEscalation = async (message) => {
+    if (!['alarm', 'warning'].includes(message.class) || message.state === 'logged') return;
+    try {
+      const one = await api(v1(`homes/${seg(flat.id)}/messages/${seg(message.id)}`));
+      if (one.escalation) escalations.set(one.id, one.escalation); else escalations.delete(one.id);
+    } catch { /* shown without it */ }
+  };
+  const load = async () => {
+    const fetched = await api(v1(`homes/${seg(flat.id)}/messages?state=all`));
+    const known = new Set(fetched.map((m) => m.id));
+    messages = [...messages.filter((m) => !known.has(m.id)), ...fetched].sort((a, b) => b.id - a.id);
+    await Promise.all(messages.filter((m) => m.state === 'open').map(loadEscalation));
+  };
+  await load();
   let filter = 'current';
   const list = h('ul', { class: 'alert-list home-messages', id: 'home-messages' });
   const filters = [['current', 'Current'], ['log', 'Log']].map(([id, label]) => h('button', {
     type: 'button', class: 'secondary', 'aria-pressed': String(id === filter), dataset: { filter: id },
     onclick: () => { filter = id; filters.forEach((b) => b.setAttribute('aria-pressed', String(b.dataset.filter === id))); draw(); },
   }, label));
-  const escalations = new Map();
 
   const fading = (m) => m.class === 'information' && m.state === 'open' && m.expires_at;
   const current = (m) => m.state === 'open' && m.class !== 'silent' && !(m.expires_at && Date.parse(m.expires_at) <= Date.now());
@@ -45,24 +68,19 @@ export async function render(view, context) {
     h('p', { class: 'muted' }, `Raised ${when(message.raised_at)}`,
       message.state === 'confirmed' ? h('strong', { class: 'ack-state' }, ` · confirmed by ${message.confirmed_by} at ${when(message.confirmed_at)}`) : null,
       message.state === 'expired' ? ' · expired' : null,
-      message.state === 'open' && message.class === 'alarm' ? h('strong', { class: 'ack-state' }, ' · open: the carers are reminded every 5 minutes until someone confirms') : null,
+      message.state === 'open' && message.class === 'alarm' ? h('strong', { class: 'ack-state' }, ' · open until someone confirms it') : null,
       message.state === 'open' && message.expires_at && message.class !== 'alarm' ? ` · until ${when(message.expires_at)}` : null),
     escalation ? h('p', { class: 'escalation-state', dataset: { escalating: String(escalation.escalating) } },
       `${escalation.steps.length} notification${escalation.steps.length === 1 ? '' : 's'} of the carers sent; `,
-      escalation.escalating ? 'reminders continue' : 'reminders stopped') : null,
+      escalation.escalating ? 'reminded every 5 minutes until someone confirms' : 'no more reminders') : null,
     confirmable ? h('button', { type: 'button', class: message.class === 'alarm' ? 'danger confirm-message' : 'confirm-message', onclick: (event) => confirm(message, event.currentTarget) },
       message.class === 'alarm' ? 'Confirm alarm' : 'Confirm') : null);
   };
 
-  const draw = () => {
+  draw = () => keepFocus(list, () => {
     const shown = messages.filter((m) => filter === 'log' || current(m));
     replace(list, shown.length ? shown.map(item) : h('li', { class: 'muted' }, filter === 'log' ? 'No messages yet.' : 'Nothing needs attention.'));
-  };
-  const upsert = (message) => {
-    const index = messages.findIndex((m) => m.id === message.id);
-    if (index >= 0) messages[index] = message; else messages.unshift(message);
-    draw();
-  };
+  }, 'message');
 
   view.replaceChildren(
     h('div', { class: 'toolbar' }, h('span', { role: 'group', 'aria-label': 'Show', class: 'toolbar' }, filters),
@@ -70,8 +88,7 @@ export async function render(view, context) {
     list);
   list.tabIndex = -1;
   draw();
-  const stop = bus.on('home_message', (event) => upsert(event.data.message));
-  bus.onResync(async () => { messages = await api(v1(`homes/${seg(flat.id)}/messages?state=all`)); draw(); });
+  bus.onResync(() => load().then(draw, (error) => toast(`Messages not brought up to date: ${error.message}`, 'warning')));
   // Information fades and goes when its time is up: redrawn only when that changes what shows.
   const look = () => messages.filter((m) => filter === 'log' || current(m))
     .map((m) => `${m.id}${fading(m) && Date.parse(m.expires_at) - Date.now() < 120000 ? 'f' : ''}`).join(',');

@@ -3,7 +3,7 @@
 // popover with its last values, battery, temperature, last movement and activity.
 
 import { floorPlan, stateText, batteryState } from '../floorplan.js';
-import { h, replace, ago, when } from '../ui.js';
+import { h, replace, ago, when, keepFocus } from '../ui.js';
 
 export function render(view, context) {
   const { flat } = context;
@@ -13,7 +13,7 @@ export function render(view, context) {
     h('option', { value: 'all' }, 'All devices'), h('option', { value: 'favourites' }, 'Favourites'),
     ...['detection', 'metering', 'actuator'].map((c) => h('option', { value: `category:${c}` }, { detection: 'Sensors that detect', metering: 'Meters', actuator: 'Actuators' }[c])),
     ...kinds.map((k) => h('option', { value: `kind:${k}` }, k)));
-  const panel = h('section', { class: 'card room-panel', id: 'room-panel', hidden: true, 'aria-live': 'polite', tabindex: -1 });
+  const panel = h('section', { class: 'card room-panel', id: 'room-panel', hidden: true, tabindex: -1, 'aria-labelledby': 'room-panel-title' });
   let openRoom = null;
 
   const visible = (device) => {
@@ -30,7 +30,8 @@ export function render(view, context) {
   });
   filter.addEventListener('change', () => plan.setVisible(visible));
 
-  const showRoom = () => {
+  const showRoom = () => keepFocus(panel, drawRoom);
+  const drawRoom = () => {
     if (!openRoom) { panel.hidden = true; return; }
     const room = openRoom;
     const devices = flat.devices.filter((d) => d.room_id === room.id);
@@ -43,7 +44,7 @@ export function render(view, context) {
     panel.hidden = false;
     panel.dataset.room = room.id;
     replace(panel,
-      h('div', { class: 'toolbar' }, h('h2', {}, room.name),
+      h('div', { class: 'toolbar' }, h('h2', { id: 'room-panel-title' }, room.name),
         h('button', { type: 'button', class: 'secondary small', id: 'close-room', onclick: () => { openRoom = null; panel.hidden = true; plan.svg.querySelector(`[data-room="${room.id}"]`)?.focus(); } }, 'Close')),
       h('dl', { class: 'facts' },
         h('dt', {}, 'Resident'), h('dd', { class: 'room-occupied' }, here ? 'here now' : context.occupancy?.previous_room_id === room.id ? 'was here before' : 'not here'),

@@ -7,18 +7,39 @@ import { api, v1, seg } from '../api.js';
 import { trendChart } from '../chart.js';
 import { stateText, batteryState, valueText } from '../floorplan.js';
 import { HomeBus } from '../homebus.js';
-import { PERIODS } from '../home-ui.js';
+import { PERIODS, periodPicker, busState } from '../home-ui.js';
 import { h, replace, when, toast } from '../ui.js';
 
 export async function render(main, [flatID, deviceID]) {
   const flat = await api(v1(`homes/${seg(flatID)}`));
   const device = flat.devices.find((d) => String(d.id) === String(deviceID));
   if (!device) throw new Error(`${flat.name} has no device ${deviceID}.`);
-  const room = flat.rooms.find((r) => r.id === device.room_id);
   const bus = new HomeBus({ flat: flat.id });
-  const states = await bus.command('get_states', { flat_id: flat.id });
-  let state = states.find((s) => s.attributes.device_id === device.id) || null;
+  try {
+    return await show(main, flat, device, bus);
+  } catch (error) {
+    bus.close();  // the page failed: its live connection must not outlive it
+    throw error;
+  }
+}
+
+async function show(main, flat, device, bus) {
+  const room = flat.rooms.find((r) => r.id === device.room_id);
+  let state = null;
   let period = PERIODS[0];
+  let showState = () => {};
+  let drawHistory = async () => {};
+  // Subscribed before the first fetch: a value that arrives meanwhile is not missed.
+  let redraw = null;
+  bus.on('state_changed', (event) => {
+    if (event.data.entity_id !== device.entity_id) return;
+    state = event.data.new_state;
+    showState();
+    // The history follows a moment later, once per burst of values.
+    if (!redraw) redraw = setTimeout(() => { redraw = null; drawHistory().catch(() => {}); }, 1000);
+  });
+  const states = await bus.command('get_states', { flat_id: flat.id });
+  state = states.find((s) => s.attributes.device_id === device.id) || state;
 
   const value = h('span', { class: 'value', id: 'device-value', 'aria-live': 'polite' });
   const meta = h('p', { class: 'muted', id: 'device-meta' });
@@ -38,7 +59,7 @@ export async function render(main, [flatID, deviceID]) {
     showFavourite();
   });
 
-  const showState = () => {
+  showState = () => {
     value.textContent = stateText(device, state);
     value.dataset.state = state?.state ?? 'unknown';
     const battery = state?.attributes?.battery_level;
@@ -65,17 +86,32 @@ export async function render(main, [flatID, deviceID]) {
       toast(error.message, 'alarm');
     } finally { if (button) button.disabled = false; }
   };
+  // The control is built once and updated in place, so that the focus stays on it.
   const drawControl = () => {
     if (!device.actuator) { control.hidden = true; return; }
     const position = device.kind === 'shades' ? Number(state?.attributes?.current_position ?? 0)
-      : device.kind === 'dimmer' ? Math.round(Number(state?.attributes?.brightness ?? 0) / 2.55) : 0;
-    if (control.dataset.kind === device.kind && control.contains(document.activeElement) && document.activeElement.type === 'range') return;  // the user is sliding
+      : device.kind === 'dimmer' ? (state?.state === 'on' ? Math.round(Number(state?.attributes?.brightness ?? 0) / 2.55) : 0) : 0;
+    if (control.dataset.kind === device.kind) {
+      const button = control.querySelector('#switch');
+      if (button) {
+        const on = state?.state === 'on';
+        button.setAttribute('aria-pressed', String(on));
+        button.textContent = on ? 'Turn off' : 'Turn on';
+      }
+      const slider = control.querySelector('#position');
+      if (slider && document.activeElement !== slider) {  // not while the user is sliding
+        slider.value = position;
+        slider.setAttribute('aria-valuetext', `${position} %`);
+        control.querySelector('#position-value').textContent = `${position} %`;
+      }
+      return;
+    }
     control.dataset.kind = device.kind;
     if (device.kind === 'switchActuator') {
-      const on = state?.state === 'on';
-      const button = h('button', { type: 'button', id: 'switch', 'aria-pressed': String(on) }, on ? 'Turn off' : 'Turn on');
-      button.addEventListener('click', () => call(on ? 'turn_off' : 'turn_on', {}, { button }));
+      const button = h('button', { type: 'button', id: 'switch' });
+      button.addEventListener('click', () => call(state?.state === 'on' ? 'turn_off' : 'turn_on', {}, { button }));
       replace(control, h('h2', {}, 'Switch'), button);
+      drawControl();
     } else {
       const slider = h('input', { type: 'range', min: 0, max: 100, step: 1, value: position, id: 'position', 'aria-valuetext': `${position} %` });
       const shown = h('output', { for: 'position', id: 'position-value' }, `${position} %`);
@@ -92,13 +128,8 @@ export async function render(main, [flatID, deviceID]) {
     }
   };
 
-  const periodButtons = PERIODS.map((p) => h('button', {
-    type: 'button', class: 'secondary period', 'aria-pressed': String(p === period), dataset: { period: p.id },
-    onclick: () => { period = p; periodButtons.forEach((b) => b.setAttribute('aria-pressed', String(b.dataset.period === p.id))); drawHistory().catch((e) => toast(e.message, 'warning')); },
-  }, p.label));
-
   let requests = 0;
-  const drawHistory = async () => {
+  drawHistory = async () => {
     const mine = ++requests;
     const to = new Date(), from = new Date(to - period.seconds * 1000);
     const span = { start_time: from.toISOString(), end_time: to.toISOString(), flat_id: flat.id };
@@ -125,10 +156,10 @@ export async function render(main, [flatID, deviceID]) {
   };
 
   main.replaceChildren(
-    h('div', { class: 'toolbar' }, h('h1', { tabindex: -1 }, device.name), favourite, h('a', { href: `#/homes/${flat.id}` }, `${flat.name}: floor plan`)),
+    h('div', { class: 'toolbar' }, h('h1', { tabindex: -1 }, device.name), favourite, busState(bus), h('a', { href: `#/homes/${flat.id}` }, `${flat.name}: floor plan`)),
     h('div', { class: 'tile device-now' }, h('div', { class: 'label' }, 'Now'), value, meta),
     control, status,
-    h('div', { class: 'toolbar' }, h('span', { role: 'group', 'aria-label': 'History period', class: 'toolbar' }, periodButtons)),
+    h('div', { class: 'toolbar' }, periodPicker('History period', (p) => { period = p; return drawHistory(); })),
     chart,
     h('h2', {}, 'History'),
     h('table', { class: 'responsive history', id: 'device-history' },
@@ -137,18 +168,13 @@ export async function render(main, [flatID, deviceID]) {
   showState();
   await drawHistory();
 
-  // A new value moves the latest value at once and the history a moment later (once per burst).
-  let redraw = null;
-  bus.on('state_changed', (event) => {
-    if (event.data.entity_id !== device.entity_id) return;
-    state = event.data.new_state;
-    showState();
-    if (!redraw) redraw = setTimeout(() => { redraw = null; drawHistory().catch(() => {}); }, 1000);
-  });
   bus.onResync(async () => {
-    const fresh = await bus.command('get_states', { flat_id: flat.id });
-    state = fresh.find((s) => s.attributes.device_id === device.id) || state;
-    showState();
+    try {
+      const fresh = await bus.command('get_states', { flat_id: flat.id });
+      state = fresh.find((s) => s.attributes.device_id === device.id) || state;
+      showState();
+      await drawHistory();
+    } catch (error) { toast(`Not brought up to date: ${error.message}`, 'warning'); }
   });
   return () => { clearTimeout(redraw); bus.close(); };
 }

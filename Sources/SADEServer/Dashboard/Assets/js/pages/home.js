@@ -6,7 +6,7 @@
 import { api, v1, seg, session } from '../api.js';
 import { HomeBus } from '../homebus.js';
 import { playAlarmTone } from '../live.js';
-import { flatTabs, lightOf, trafficLight, kwh, PERIODS } from '../home-ui.js';
+import { flatTabs, lightOf, trafficLight, kwh, PERIODS, energyNow, busState } from '../home-ui.js';
 import { h, replace, toast } from '../ui.js';
 
 const TABS = { '': 'plan', devices: 'devices', messages: 'messages', energy: 'energy', batteries: 'batteries', activity: 'activity', settings: 'settings' };
@@ -17,6 +17,26 @@ export async function render(main, [id, tab = '']) {
   if (tab === 'settings' && role !== 'admin') { location.replace(`#/homes/${id}`); return null; }
   const flat = await api(v1(`homes/${seg(id)}`));
   const bus = new HomeBus({ flat: flat.id });
+  try {
+    return await show(main, flat, bus, tab, role);
+  } catch (error) {
+    bus.close();  // the page failed: its live connection must not outlive it
+    throw error;
+  }
+}
+
+async function show(main, flat, bus, tab, role) {
+  // Subscribed before anything is fetched: nothing that happens meanwhile is missed.
+  const announced = new Set();
+  let showLight = async () => {};
+  const stopMessages = bus.on('home_message', (event) => {
+    showLight().catch(() => {});
+    const message = event.data.message;
+    if (message.state !== 'open' || announced.has(message.id) || !['alarm', 'warning'].includes(message.class)) return;
+    announced.add(message.id);
+    toast(`${message.title}: ${message.text}`, message.class, 10000);
+    if (message.class === 'alarm') playAlarmTone();
+  });
   const context = await flatContext(flat, bus, role);
 
   const light = h('span', { id: 'flat-light' });
@@ -26,31 +46,27 @@ export async function render(main, [id, tab = '']) {
     h('div', { class: 'toolbar' },
       h('h1', { tabindex: -1 }, flat.name), light,
       h('span', { class: 'muted', id: 'flat-resident' }, flat.resident ? `Resident: ${context.residentName || flat.resident}` : 'No resident'),
-      balance, h('a', { href: '#/homes' }, 'All homes')),
+      balance, busState(bus), h('a', { href: '#/homes' }, 'All homes')),
     flatTabs(flat, tab, role), content);
 
-  const showLight = async () => {
+  showLight = async () => {
     const summary = (await api(v1('homes'))).find((s) => s.id === flat.id);
     if (summary) replace(light, trafficLight(lightOf(summary)));
   };
 
-  // The balance rotates through the periods every 6 s; a click moves it on at once.
+  // The balance (generated minus used) of today, this week, this month and this year
+  // rotates every 6 s; a click moves it on at once.
   let shown = 0;
   const balances = {};
   const showBalance = () => {
     const period = PERIODS[shown];
     const b = balances[period.id];
     balance.dataset.period = period.id;
-    balance.textContent = b ? `${period.label}: ${kwh(b.generated - b.consumed, true)}` : `${period.label}: …`;
-    balance.setAttribute('aria-label', b ? `Energy balance this ${period.id}: ${kwh(b.consumed)} used, ${kwh(b.generated)} generated` : 'Energy balance');
+    balance.textContent = b ? `${period.now}: ${kwh(b.generated - b.consumed, true)}` : `${period.now}: …`;
+    balance.setAttribute('aria-label', b ? `Energy ${period.now.toLowerCase()}: ${kwh(b.consumed)} used, ${kwh(b.generated)} generated` : 'Energy balance');
   };
   const loadBalances = async () => {
-    const end = new Date();
-    for (const period of PERIODS) {
-      const data = await bus.request('REQUEST_ENERGY_DATA', { start: new Date(end - period.seconds * 1000), end, value: period.balance });
-      const sum = (rows) => rows.reduce((a, r) => a + r[1], 0);
-      balances[period.id] = { consumed: sum(data.consumers), generated: sum(data.generators) };
-    }
+    for (const period of PERIODS) balances[period.id] = await energyNow(bus, period);
     showBalance();
   };
   balance.addEventListener('click', () => { shown = (shown + 1) % PERIODS.length; showBalance(); });
@@ -60,15 +76,6 @@ export async function render(main, [id, tab = '']) {
   await Promise.all([showLight(), loadBalances().catch((error) => toast(`Energy balance: ${error.message}`, 'warning'))]);
   const module = await import(`../home-tabs/${TABS[tab]}.js`);
   const done = await module.render(content, context);
-  const announced = new Set();
-  const stopMessages = bus.on('home_message', (event) => {
-    showLight().catch(() => {});
-    const message = event.data.message;
-    if (message.state !== 'open' || announced.has(message.id) || !['alarm', 'warning'].includes(message.class)) return;
-    announced.add(message.id);
-    toast(`${message.title}: ${message.text}`, message.class, 10000);
-    if (message.class === 'alarm') playAlarmTone();
-  });
   bus.onResync(() => { context.refresh().catch(() => {}); showLight().catch(() => {}); });
   return () => { clearInterval(rotation); stopMessages(); if (done) done(); bus.close(); };
 }
@@ -98,7 +105,7 @@ export async function flatContext(flat, bus, role) {
     context.states[device] = state;
     const item = flat.devices.find((d) => d.id === device);
     const room = item && context.rooms?.[item.room_id];
-    if (room && item.category === 'detection' && state.state === 'on') { room.count += 1; room.lastMotion = Date.parse(state.last_updated); }
+    if (room && item.resident_activity && state.state === 'on') { room.count += 1; room.lastMotion = Date.parse(state.last_updated); }
     listeners.forEach((listener) => listener(device));
   });
   bus.on('occupancy_changed', (event) => {
