@@ -177,6 +177,21 @@ class HomeTests(DashboardTestCase):
         self.assertEqual(text(self.driver, "#switch"), "Turn on" if was_on else "Turn off", "the switch offers the opposite now")
         self.assertEqual(bus_states("nurse1", flat["id"])[lamp["entity_id"]]["state"], expected, "the server has the confirmed state")
 
+        # The same switch from the living room's popover, as the thesis's room view offers it.
+        living = room(flat, "Living room")
+        self.driver.get(BASE + f"/#/homes/{flat['id']}")
+        wait(self.driver, lambda d: css(d, "svg.floor-plan g.device"), "the plan shows")
+        self.driver.execute_script(
+            "document.querySelector(arguments[0]).dispatchEvent(new MouseEvent('click', {bubbles: true}))",
+            f'svg.floor-plan g.room[data-room="{living["id"]}"]')
+        row = f'#room-panel tr[data-device="{lamp["id"]}"]'
+        wait(self.driver, lambda d: text(d, row + " button.switch") == ("Turn on" if expected == "off" else "Turn off"), "the popover has the lamp's switch")
+        click(self.driver, row + " button.switch")
+        wait(self.driver, lambda d: attr(d, row + " .actuator-status", "data-phase") == "confirmed", "the lamp confirms from the popover")
+        self.assertEqual(bus_states("nurse1", flat["id"])[lamp["entity_id"]]["state"], "on" if expected == "off" else "off")
+        wait(self.driver, lambda d: attr(d, f'svg.floor-plan g.device[data-device="{lamp["id"]}"]', "data-state") == ("on" if expected == "off" else "off"),
+             "the lamp's icon follows")
+
         dimmer = device(flat, "Hall light")
         self.driver.get(BASE + f"/#/homes/{flat['id']}/devices/{dimmer['id']}")
         wait(self.driver, lambda d: css(d, "#position"), "the dimmer's slider shows")

@@ -185,7 +185,12 @@ export function floorPlan(flat, { mini = false, states = {}, occupancy = null, o
     svg.dataset.previous = current?.previous_room_id ?? '';
     if (!current) return;
     const previous = flat.rooms.find((r) => r.id === current.previous_room_id);
-    if (previous) roomShapes.get(previous.id)?.classList.add('previous');
+    if (previous) {
+      roomShapes.get(previous.id)?.classList.add('previous');
+      const [px, py] = centre(previous.polygon);  // the thesis's faded person: where the resident was before
+      markerLayer.append(s('g', { class: 'resident was-here', transform: `translate(${px * SCALE} ${(py + (mini ? 0.35 : 0.3)) * SCALE})` },
+        s('circle', { r: mini ? 22 : 16 }), s('title', {}, `The resident was in the ${previous.name.toLowerCase()} before`)));
+    }
     const room = flat.rooms.find((r) => r.id === current.room_id);
     if (!room) return;
     roomShapes.get(room.id)?.classList.add('occupied');

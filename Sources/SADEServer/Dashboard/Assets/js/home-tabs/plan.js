@@ -2,6 +2,7 @@
 // resident is and was; zoom and pan; favourites and a filter by device type; a room's
 // popover with its last values, battery, temperature, last movement and activity.
 
+import { actuatorControl } from '../actuator.js';
 import { floorPlan, stateText, batteryState } from '../floorplan.js';
 import { h, replace, ago, when, keepFocus } from '../ui.js';
 
@@ -15,6 +16,12 @@ export function render(view, context) {
     ...kinds.map((k) => h('option', { value: `kind:${k}` }, k)));
   const panel = h('section', { class: 'card room-panel', id: 'room-panel', hidden: true, tabindex: -1, 'aria-labelledby': 'room-panel-title' });
   let openRoom = null;
+  // The open room's actuator controls, kept across redraws so that a slider being moved keeps its place.
+  let controls = new Map();
+  const controlOf = (device) => {
+    if (!controls.has(device.id)) controls.set(device.id, actuatorControl(device, context.bus, { compact: true }));
+    return controls.get(device.id);
+  };
 
   const visible = (device) => {
     const value = filter.value;
@@ -26,7 +33,7 @@ export function render(view, context) {
   const plan = floorPlan(flat, {
     states: context.states, occupancy: context.occupancy, visible,
     onDevice: (device) => { location.hash = `#/homes/${flat.id}/devices/${device.id}`; },
-    onRoom: (room) => { openRoom = room; showRoom(); panel.focus(); },
+    onRoom: (room) => { if (openRoom?.id !== room.id) controls = new Map(); openRoom = room; showRoom(); panel.focus(); },
   });
   filter.addEventListener('change', () => plan.setVisible(visible));
 
@@ -53,13 +60,20 @@ export function render(view, context) {
         h('dt', {}, 'Activity'), h('dd', { class: 'room-activity' }, `${activity?.count ?? 0} activations in 24 h`),
         h('dt', {}, 'Battery'), h('dd', { class: 'room-battery' }, lowest ? `lowest ${stateOf(lowest).attributes.battery_level} % (${lowest.name})` : 'no battery devices')),
       h('table', { class: 'room-values' },
-        h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Device'), h('th', { scope: 'col' }, 'Value'), h('th', { scope: 'col' }, 'Battery'), h('th', { scope: 'col' }, 'Updated'))),
+        h('thead', {}, h('tr', {}, ['★', 'Device', 'Value', 'Battery', 'Updated'].map((c) => h('th', { scope: 'col' }, c)))),
         h('tbody', {}, devices.map((d) => {
           const state = stateOf(d);
           const battery = state?.attributes?.battery_level;
+          const favourite = context.favourites.has(d.id);
+          const control = d.actuator ? controlOf(d) : null;
+          control?.update(state);
           return h('tr', { dataset: { device: d.id } },
+            h('td', {}, h('button', {
+              type: 'button', class: 'star secondary small', 'aria-pressed': String(favourite), 'aria-label': `Favourite: ${d.name}`,
+              onclick: () => { context.favourites.toggle(d.id); plan.setVisible(visible); showRoom(); },
+            }, favourite ? '★' : '☆')),
             h('td', {}, h('a', { href: `#/homes/${flat.id}/devices/${d.id}` }, d.name)),
-            h('td', { class: 'value' }, stateText(d, state)),
+            h('td', { class: 'value' }, control ? [control.element, control.status] : stateText(d, state)),
             h('td', { class: `battery-${batteryState(battery) || 'none'}` }, battery === undefined ? '–' : `${battery} %`),
             h('td', {}, state?.last_updated ? when(state.last_updated) : '–'));
         }))));
@@ -75,7 +89,7 @@ export function render(view, context) {
       h('span', { class: 'legend muted', 'aria-hidden': 'true' },
         h('span', { class: 'key state-on' }, 'on'), h('span', { class: 'key state-off' }, 'off'), h('span', { class: 'key state-alarm' }, 'hazard'),
         h('span', { class: 'key battery-weak' }, 'battery weak'), h('span', { class: 'key battery-empty' }, 'battery empty'),
-        h('span', { class: 'key resident-key' }, 'resident'))),
+        h('span', { class: 'key resident-key' }, 'resident'), h('span', { class: 'key was-here-key' }, 'was before'))),
     h('div', { class: 'plan-layout' },
       h('div', { class: 'plan-frame', tabindex: 0, 'aria-label': 'Floor plan: arrows pan, + and − zoom', id: 'plan-frame',
         onkeydown: (event) => {

@@ -6,6 +6,7 @@
 import { api, v1, seg } from '../api.js';
 import { trendChart } from '../chart.js';
 import { stateText, batteryState, valueText } from '../floorplan.js';
+import { actuatorControl } from '../actuator.js';
 import { HomeBus } from '../homebus.js';
 import { PERIODS, periodPicker, busState } from '../home-ui.js';
 import { h, replace, when, toast } from '../ui.js';
@@ -65,68 +66,13 @@ async function show(main, flat, device, bus) {
     const battery = state?.attributes?.battery_level;
     replace(meta, `${room?.name || ''} · ${device.kind} · `, state?.last_updated ? `updated ${when(state.last_updated)}` : 'no data yet',
       battery !== undefined ? h('span', { class: `battery-${batteryState(battery)}` }, ` · battery ${battery} %`) : null);
-    drawControl();
+    actuator?.update(state);
   };
 
-  // The actuators: what the user asks for goes as call_service; the answer is the state
-  // the device confirmed (or an error when it did not in time).
-  const call = async (service, data = {}, { button } = {}) => {
-    if (button) button.disabled = true;
-    status.textContent = 'Sent; waiting for the device to confirm…';
-    status.dataset.phase = 'waiting';
-    try {
-      const result = await bus.command('call_service', { domain: device.entity_id.split('.')[0], service, service_data: data, target: { entity_id: device.entity_id } });
-      state = result.state;
-      showState();
-      status.textContent = `Confirmed by the device: ${stateText(device, state)}.`;
-      status.dataset.phase = 'confirmed';
-    } catch (error) {
-      status.textContent = `Not done: ${error.message}`;
-      status.dataset.phase = 'failed';
-      toast(error.message, 'alarm');
-    } finally { if (button) button.disabled = false; }
-  };
-  // The control is built once and updated in place, so that the focus stays on it.
-  const drawControl = () => {
-    if (!device.actuator) { control.hidden = true; return; }
-    const position = device.kind === 'shades' ? Number(state?.attributes?.current_position ?? 0)
-      : device.kind === 'dimmer' ? (state?.state === 'on' ? Math.round(Number(state?.attributes?.brightness ?? 0) / 2.55) : 0) : 0;
-    if (control.dataset.kind === device.kind) {
-      const button = control.querySelector('#switch');
-      if (button) {
-        const on = state?.state === 'on';
-        button.setAttribute('aria-pressed', String(on));
-        button.textContent = on ? 'Turn off' : 'Turn on';
-      }
-      const slider = control.querySelector('#position');
-      if (slider && document.activeElement !== slider) {  // not while the user is sliding
-        slider.value = position;
-        slider.setAttribute('aria-valuetext', `${position} %`);
-        control.querySelector('#position-value').textContent = `${position} %`;
-      }
-      return;
-    }
-    control.dataset.kind = device.kind;
-    if (device.kind === 'switchActuator') {
-      const button = h('button', { type: 'button', id: 'switch' });
-      button.addEventListener('click', () => call(state?.state === 'on' ? 'turn_off' : 'turn_on', {}, { button }));
-      replace(control, h('h2', {}, 'Switch'), button);
-      drawControl();
-    } else {
-      const slider = h('input', { type: 'range', min: 0, max: 100, step: 1, value: position, id: 'position', 'aria-valuetext': `${position} %` });
-      const shown = h('output', { for: 'position', id: 'position-value' }, `${position} %`);
-      slider.addEventListener('input', () => { shown.textContent = `${slider.value} %`; slider.setAttribute('aria-valuetext', `${slider.value} %`); });
-      slider.addEventListener('change', () => device.kind === 'dimmer'
-        ? call('turn_on', { brightness_pct: Number(slider.value) })
-        : call('set_cover_position', { position: Number(slider.value) }));
-      const label = device.kind === 'dimmer' ? 'Brightness' : 'Shades open';
-      const quick = device.kind === 'dimmer'
-        ? [['Off', 'turn_off'], ['Full', 'turn_on']] : [['Close', 'close_cover'], ['Open', 'open_cover']];
-      replace(control, h('h2', {}, device.kind === 'dimmer' ? 'Dimmer' : 'Shades'),
-        h('label', { for: 'position' }, label), ' ', slider, ' ', shown, ' ',
-        quick.map(([text, service]) => h('button', { type: 'button', class: 'secondary small', dataset: { service }, onclick: (event) => call(service, {}, { button: event.currentTarget }) }, text)));
-    }
-  };
+  const actuator = device.actuator
+    ? actuatorControl(device, bus, { status, onConfirmed: (confirmed) => { state = confirmed; showState(); } })
+    : null;
+  if (actuator) control.append(actuator.element); else control.hidden = true;
 
   let requests = 0;
   drawHistory = async () => {
