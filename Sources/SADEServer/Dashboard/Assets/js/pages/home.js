@@ -27,15 +27,27 @@ export async function render(main, [id, tab = '']) {
 
 async function show(main, flat, bus, tab, role) {
   // Subscribed before anything is fetched: nothing that happens meanwhile is missed.
+  // A new alarm is announced with a toast and the tone; alarms that come together
+  // (a gateway's batch) make one toast. Warnings show in the light and the messages.
   const announced = new Set();
+  let arriving = [];
+  let announcing = null;
   let showLight = async () => {};
+  const announce = () => {
+    announcing = null;
+    const batch = arriving;
+    arriving = [];
+    if (!batch.length) return;
+    toast(batch.length === 1 ? `${batch[0].title}: ${batch[0].text}` : `${batch.length} new alarms: ${batch.map((m) => m.title).join('; ')}`, 'alarm', 10000);
+    playAlarmTone();
+  };
   const stopMessages = bus.on('home_message', (event) => {
     showLight().catch(() => {});
     const message = event.data.message;
-    if (message.state !== 'open' || announced.has(message.id) || !['alarm', 'warning'].includes(message.class)) return;
+    if (message.state !== 'open' || message.class !== 'alarm' || announced.has(message.id)) return;
     announced.add(message.id);
-    toast(`${message.title}: ${message.text}`, message.class, 10000);
-    if (message.class === 'alarm') playAlarmTone();
+    arriving.push(message);
+    if (!announcing) announcing = setTimeout(announce, 300);
   });
   const context = await flatContext(flat, bus, role);
 
@@ -77,7 +89,7 @@ async function show(main, flat, bus, tab, role) {
   const module = await import(`../home-tabs/${TABS[tab]}.js`);
   const done = await module.render(content, context);
   bus.onResync(() => { context.refresh().catch(() => {}); showLight().catch(() => {}); });
-  return () => { clearInterval(rotation); stopMessages(); if (done) done(); bus.close(); };
+  return () => { clearInterval(rotation); clearTimeout(announcing); stopMessages(); if (done) done(); bus.close(); };
 }
 
 /**
