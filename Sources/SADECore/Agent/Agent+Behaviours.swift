@@ -26,7 +26,7 @@ extension Agent {
 
     private func launchBehaviour(_ id: Int) {
         guard let behaviour = behaviours[id]?.behaviour else { return }
-        // On the agents' threads, like intentions (see `startIntention(for:)`).
+        // On the agents' threads, like intentions (see `startIntention(for:with:)`).
         behaviours[id]?.task = Task(executorPreference: executor.scheduler) { await self.run(behaviour, id: id) }
     }
 

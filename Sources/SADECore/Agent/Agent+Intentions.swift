@@ -1,12 +1,21 @@
 extension Agent {
     /// Starts a task pursuing the goal with the plans chosen by plan selection.
-    func startIntention(for goalName: String) {
-        guard let index = mind.goalIndex(named: goalName), !mind.goals[index].isIntended else { return }
+    /// Step 4 of the cycle, means–end reasoning: the plans the plan-selection strategy
+    /// offers for a chosen goal not yet intended, in the order to try them; none fails
+    /// the goal. `nil` when there is nothing to do for it.
+    func selectPlans(for goalName: String) -> [Plan]? {
+        guard let index = mind.goalIndex(named: goalName), !mind.goals[index].isIntended else { return nil }
         let plans = strategies.planSelection.selectPlans(for: mind.goals[index], in: mind)
         guard !plans.isEmpty else {
             mind.goals[index].status = .failed
-            return
+            return nil
         }
+        return plans
+    }
+
+    /// Commits to `plans` for the goal: an intention, a task that tries them in turn.
+    func startIntention(for goalName: String, with plans: [Plan]) {
+        guard let index = mind.goalIndex(named: goalName), !mind.goals[index].isIntended else { return }
         mind.goals[index].isIntended = true
         // The task prefers the agents' threads: the plan's actions (nonisolated code)
         // and its returns to the agent then hop within the scheduler, not between it

@@ -11,11 +11,17 @@ extension Agent {
         reportingChanges {
             mind.trigger = trigger
             mind.now = environment.clock.elapsed
+            // 1. Belief revision: what is no longer true goes (by default, expired beliefs).
             strategies.beliefRevision.reviseBeliefs(&mind)
+            // 2. Option generation: new goals adopted, every goal's status reviewed.
             strategies.optionGeneration.generateOptions(&mind)
+            // 3. Deliberation (the filter): the goals to pursue now; goals settled meanwhile lose their intentions.
             let chosen = strategies.deliberation.filter(&mind)
             dropIntentionsOfSettledGoals()
-            for goalName in chosen { startIntention(for: goalName) }
+            // 4. Plan selection: plans for each chosen goal, pursued by an intention.
+            for goalName in chosen {
+                if let plans = selectPlans(for: goalName) { startIntention(for: goalName, with: plans) }
+            }
             mind.trigger = .explicit
         }
     }
@@ -95,68 +101,6 @@ extension Agent {
         }
     }
 
-    /// Runs `change` and tells observers which goals, plans and beliefs it changed.
-    func reportingChanges(_ change: () -> Void) {
-        let before = observers.isEmpty ? nil : ObservedMind(mind)
-        change()
-        if let before { emitChanges(from: before) }
-    }
-}
-
-/// The statuses and beliefs before a change, to tell observers what changed.
-struct ObservedMind {
-    let goals: [String: (status: GoalStatus, plans: [PlanStatus])]
-    let beliefs: BeliefBase
-
-    init(_ mind: MentalState) {
-        var goals: [String: (GoalStatus, [PlanStatus])] = [:]
-        for goal in mind.goals { goals[goal.name] = (goal.status, goal.plans.map(\.status)) }
-        self.goals = goals
-        self.beliefs = mind.beliefs
-    }
-}
-
-extension Agent {
-    func emitChanges(from before: ObservedMind) {
-        for goal in mind.goals {
-            let old = before.goals[goal.name]
-            for (index, plan) in goal.plans.enumerated() {
-                // A custom strategy may have added plans: those count as changed.
-                let oldStatus = old.flatMap { index < $0.plans.count ? $0.plans[index] : nil }
-                if oldStatus != plan.status {
-                    emit(.planStatusChanged(goal: goal.name, plan: plan.name, status: plan.status))
-                }
-            }
-            if old?.status != goal.status { emit(.goalStatusChanged(goal: goal.name, status: goal.status)) }
-        }
-        if before.beliefs != mind.beliefs {
-            let names = Set(before.beliefs.names).union(mind.beliefs.names)
-            for name in names.sorted() where before.beliefs.belief(named: name) != mind.beliefs.belief(named: name) {
-                emit(.beliefChanged(name))
-            }
-        }
-    }
-
-    /// A stream of everything observable that happens in the agent from now on:
-    /// state, belief, goal and plan changes, messages and failures. It ends when the
-    /// agent stops. Consume it, or drop it: events are buffered until read.
-    public func events() -> AsyncStream<AgentEvent> {
-        let (stream, continuation) = AsyncStream.makeStream(of: AgentEvent.self)
-        let id = nextObserverID
-        nextObserverID += 1
-        if state == .stopped {
-            continuation.finish()
-            return stream
-        }
-        observers[id] = continuation
-        continuation.onTermination = { [weak self] _ in
-            Task { await self?.removeObserver(id) }
-        }
-        return stream
-    }
-
-    func removeObserver(_ id: Int) { observers[id] = nil }
-
     /// Whether a cycle could change nothing: the default strategies, no goal and no
     /// belief that expires. Then, for every message a purely reactive agent
     /// receives, the cycle is skipped (it would only read the clock and walk empty
@@ -164,12 +108,5 @@ extension Agent {
     private var cycleIsIdle: Bool {
         strategies === ReasoningStrategies.default && mind.goals.isEmpty && mind.newGoals.isEmpty
             && mind.beliefs.expiringCount == 0
-    }
-
-    /// Tells observers; the event is not even made when nobody observes.
-    func emit(_ event: @autoclosure () -> AgentEvent) {
-        guard !observers.isEmpty else { return }
-        let event = event()
-        for continuation in observers.values { continuation.yield(event) }
     }
 }

@@ -47,7 +47,7 @@ extension Agent {
         guard cfp.performative == .cfp else {
             throw .invalidMessage("a contract net starts with a cfp, not a \(cfp.performative)")
         }
-        var byName: [String: AgentIdentifier] = [:]
+        var byName: [String: AgentIdentifier] = [:]  // who is called, by full name; duplicates once
         var called: [AgentIdentifier] = []
         for participant in participants where byName[fullName(of: participant)] == nil {
             byName[fullName(of: participant)] = participant
@@ -61,7 +61,32 @@ extension Agent {
         var message = cfp
         message.receivers = called
         send(message, in: channel.id, protocol: "fipa-contract-net", replyWithin: deadline)
-        channel.startTimer(0, after: deadline, clock: environment.clock)
+        channel.startTimer(ContractNetTimer.proposals, after: deadline, clock: environment.clock)
+        try await collectProposals(on: &channel, from: byName, into: &outcome)
+
+        let chosen = Set(await select(outcome.proposals).compactMap { $0.sender.flatMap { key(of: $0, in: byName) } })
+        guard state == .active else { throw state == .stopped ? .agentStopped : .agentNotActive(state) }
+        let awaitingResult = award(chosen, of: byName, in: channel, resultTimeout: resultTimeout, outcome: &outcome)
+        guard !awaitingResult.isEmpty else { return outcome }
+
+        channel.startTimer(ContractNetTimer.results, after: resultTimeout, clock: environment.clock)
+        try await collectResults(on: &channel, awaiting: awaitingResult, called: called, byName: byName, into: &outcome)
+        return outcome
+    }
+
+    /// The contract net's two deadlines, as the channel's timer tokens.
+    private enum ContractNetTimer {
+        /// Proposals are awaited until it fires.
+        static let proposals = 0
+        /// Results of the accepted proposals are awaited until it fires.
+        static let results = 1
+    }
+
+    /// Step 2: proposals and refusals until every participant has answered or the
+    /// deadline passes; the silent ones are recorded as timed out.
+    private func collectProposals(
+        on channel: inout InitiatorChannel, from byName: [String: AgentIdentifier], into outcome: inout ContractNetOutcome
+    ) async throws(InteractionError) {
         var waiting = byName  // participants that have not answered yet, by full name
         collecting: while !waiting.isEmpty {
             guard let signal = await channel.next() else { throw .cancelled }
@@ -93,9 +118,14 @@ extension Agent {
         }
         channel.cancelTimers()
         for participant in waiting.values { outcome.unanswered[participant] = .timedOut }
+    }
 
-        let chosen = Set(await select(outcome.proposals).compactMap { $0.sender.flatMap { key(of: $0, in: byName) } })
-        guard state == .active else { throw state == .stopped ? .agentStopped : .agentNotActive(state) }
+    /// Step 4: `accept-proposal` to the chosen, `reject-proposal` to the others; returns
+    /// the accepted participants, whose results are awaited, by full name.
+    private func award(
+        _ chosen: Set<String>, of byName: [String: AgentIdentifier], in channel: InitiatorChannel, resultTimeout: Duration,
+        outcome: inout ContractNetOutcome
+    ) -> [String: AgentIdentifier] {
         var awaitingResult: [String: AgentIdentifier] = [:]
         for proposal in outcome.proposals {
             let sender = proposal.sender.flatMap { key(of: $0, in: byName) } ?? ""
@@ -110,17 +140,25 @@ extension Agent {
                      protocol: "fipa-contract-net", replyWithin: nil)
             }
         }
-        guard !awaitingResult.isEmpty else { return outcome }
+        return awaitingResult
+    }
 
-        channel.startTimer(1, after: resultTimeout, clock: environment.clock)
+    /// Step 5: the accepted participants' `inform` or `failure` until the result
+    /// timeout; a late proposal is rejected at once, anything else unexpected is
+    /// answered `not-understood`.
+    private func collectResults(
+        on channel: inout InitiatorChannel, awaiting: [String: AgentIdentifier], called: [AgentIdentifier],
+        byName: [String: AgentIdentifier], into outcome: inout ContractNetOutcome
+    ) async throws(InteractionError) {
+        var awaitingResult = awaiting
         while !awaitingResult.isEmpty {
             guard let signal = await channel.next() else { throw .cancelled }
             switch signal {
             case .agentStopped: throw .agentStopped
-            case .deadline(0): continue  // the proposal deadline fired as the last answer came
+            case .deadline(ContractNetTimer.proposals): continue  // it fired as the last answer came
             case .deadline:
                 outcome.resultTimeouts = called.filter { awaitingResult[fullName(of: $0)] != nil }
-                return outcome
+                return
             case .message(let reply):
                 if reply.isDeliveryFailure {
                     if let undelivered = undeliveredReceiver(of: reply), let name = key(of: undelivered, in: awaitingResult),
@@ -148,6 +186,5 @@ extension Agent {
                 }
             }
         }
-        return outcome
     }
 }
