@@ -4,7 +4,7 @@ import Synchronization
 import Testing
 
 /// The "Your first agent" example of the README, kept compiling and working.
-@Suite("README example", .timeLimit(.minutes(1)))
+@Suite("README example", .timeLimit(.minutes(3)))
 struct ReadmeExampleTests {
     @Test("the Alarmed agent's alarm makes the Fireman agree and put the fire out")
     func firstAgent() async throws {

@@ -2,7 +2,7 @@ import Foundation
 import SADETestSupport
 import Testing
 
-@Suite("sade acl parse / print (the commands)", .timeLimit(.minutes(2)))
+@Suite("sade acl parse / print (the commands)", .timeLimit(.minutes(3)))
 struct AclCommandTests {
     /// A file in a fresh temporary directory holding `text`.
     static func file(_ text: String, named name: String = "input.acl") throws -> String {

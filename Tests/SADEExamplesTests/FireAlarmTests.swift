@@ -5,7 +5,7 @@ import Synchronization
 import SADETestSupport
 import Testing
 
-@Suite("Fire-alarm example", .timeLimit(.minutes(2)))
+@Suite("Fire-alarm example", .timeLimit(.minutes(3)))
 struct FireAlarmTests {
     @Test("each fire is detected, reported, put out and cleared, in that order, at the check interval")
     func storyOnAManualClock() async throws {
@@ -77,7 +77,7 @@ final class Transcript: Sendable {
     var all: [String] { lines.withLock { $0 } }
 }
 
-@Suite("sade demo fire (the command)", .timeLimit(.minutes(2)))
+@Suite("sade demo fire (the command)", .timeLimit(.minutes(3)))
 struct FireDemoCommandTests {
     @Test("prints the story and exits 0 when every fire is out")
     func printsStoryAndExitsZero() async throws {

@@ -2,7 +2,7 @@ import Foundation
 import SADETestSupport
 import Testing
 
-@Suite("sade demo issues", .serialized, .timeLimit(.minutes(2)))
+@Suite("sade demo issues", .serialized, .timeLimit(.minutes(3)))
 struct DemoCommandTests {
     /// The story's lines that must appear, in this order.
     static let story = [

@@ -4,7 +4,7 @@ import SADENotification
 import SADETestSupport
 import Testing
 
-@Suite("The e-mail fallback against a real SMTP server (aiosmtpd)", .serialized, .timeLimit(.minutes(1)))
+@Suite("The e-mail fallback against a real SMTP server (aiosmtpd)", .serialized, .timeLimit(.minutes(3)))
 struct EmailFallbackTests {
     @Test("nobody connected offers the service: one mail to everyone offering it, with the issue and whom to call")
     func mailsEveryoneOfferingTheService() async throws {

@@ -70,7 +70,7 @@ private struct DistributedOffice {
     }
 }
 
-@Suite("Employees in separate processes", .serialized, .timeLimit(.minutes(2)))
+@Suite("Employees in separate processes", .serialized, .timeLimit(.minutes(3)))
 struct EmployeeProcessTests {
     @Test("across processes the free colleague chosen by name takes the issue and the store records it")
     func takenAcrossProcesses() async throws {

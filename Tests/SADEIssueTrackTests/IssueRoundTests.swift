@@ -4,7 +4,7 @@ import SADECore
 import SADEIssueTrack
 import Testing
 
-@Suite("Handing on an issue by Contract Net (in process, manual clock)", .timeLimit(.minutes(1)))
+@Suite("Handing on an issue by Contract Net (in process, manual clock)", .timeLimit(.minutes(3)))
 struct IssueRoundTests {
     @Test("a critical issue goes to the free colleague; the busy one refuses, naming its urgent issue in the refuse")
     func freeColleagueTakesCriticalIssue() async throws {

@@ -6,7 +6,7 @@ import Testing
 
 @testable import SADENet
 
-@Suite("Platforms in separate processes", .serialized, .timeLimit(.minutes(2)))
+@Suite("Platforms in separate processes", .serialized, .timeLimit(.minutes(3)))
 struct CrossProcessTests {
     @Test("a request to echo in another process is answered; sade send reaches an agent here")
     func messagesBothWays() async throws {

@@ -4,7 +4,7 @@ import SADETestSupport
 import SADENet
 import Testing
 
-@Suite("README: talking to agents on other machines", .timeLimit(.minutes(1)))
+@Suite("README: talking to agents on other machines", .timeLimit(.minutes(3)))
 struct ReadmeRemoteExampleTests {
     @Test("the README's remote example runs as written against a sade platform process")
     func readmeExample() async throws {

@@ -5,7 +5,7 @@ import Testing
 @testable import SADENet
 
 /// Cases a review found broken: each test names what used to go wrong.
-@Suite("TCP transport: names, limits and rejections", .timeLimit(.minutes(1)))
+@Suite("TCP transport: names, limits and rejections", .timeLimit(.minutes(3)))
 struct ReviewFindingsTests {
     @Test("an agent addressed without its platform at a tcp address answers requests and contract nets")
     func unqualifiedRemoteNames() async throws {

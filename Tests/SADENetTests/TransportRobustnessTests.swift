@@ -6,7 +6,7 @@ import Testing
 
 @testable import SADENet
 
-@Suite("TCP transport under stress and bad input", .timeLimit(.minutes(1)))
+@Suite("TCP transport under stress and bad input", .timeLimit(.minutes(3)))
 struct TransportRobustnessTests {
     @Test("shutdown waits until queued messages are taken, over one reused connection")
     func shutdownDrainsQueue() async throws {

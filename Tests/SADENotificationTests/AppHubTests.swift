@@ -3,7 +3,7 @@ import SADECore
 import SADENotification
 import Testing
 
-@Suite("In-app notification hub", .timeLimit(.minutes(1)))
+@Suite("In-app notification hub", .timeLimit(.minutes(3)))
 struct AppHubTests {
     @Test("1,000 concurrent subscribers each get every notification; a stalled one blocks nobody")
     func thousandSubscribersOneStalled() async throws {

@@ -3,7 +3,7 @@ import SADENotification
 import SADETestSupport
 import Testing
 
-@Suite("E-mail and webhook channels against real servers", .serialized, .timeLimit(.minutes(2)))
+@Suite("E-mail and webhook channels against real servers", .serialized, .timeLimit(.minutes(3)))
 struct ChannelTests {
     @Test("an e-mail reaches a real SMTP server with its headers, every recipient and a dot-stuffed body")
     func emailDelivered() async throws {

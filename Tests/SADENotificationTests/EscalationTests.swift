@@ -4,7 +4,7 @@ import SADENotification
 import SADETestSupport
 import Testing
 
-@Suite("Acknowledgement and escalation", .timeLimit(.minutes(1)))
+@Suite("Acknowledgement and escalation", .timeLimit(.minutes(3)))
 struct EscalationTests {
     static let policy = EscalationPolicy.nurseThenDoctorThenMail(
         nurses: ["nurse1"], doctors: ["doctor1"], mailingList: ["icu@hospital.test"], doctorAfter: .seconds(300), mailAfter: .seconds(900))

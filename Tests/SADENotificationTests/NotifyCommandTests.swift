@@ -2,7 +2,7 @@ import Foundation
 import SADETestSupport
 import Testing
 
-@Suite("sade notify (the command)", .serialized, .timeLimit(.minutes(2)))
+@Suite("sade notify (the command)", .serialized, .timeLimit(.minutes(3)))
 struct NotifyCommandTests {
     @Test("sends a test e-mail through a real SMTP server and says so")
     func emailDelivered() async throws {

@@ -45,7 +45,7 @@ func next(_ events: inout AsyncStream<OutboxEvent>.Iterator, where predicate: (O
     return nil
 }
 
-@Suite("Durable outbox", .serialized, .timeLimit(.minutes(2)))
+@Suite("Durable outbox", .serialized, .timeLimit(.minutes(3)))
 struct OutboxTests {
     static let quick = NotificationOutbox.Configuration(maxAttempts: 4, initialBackoff: .seconds(10), maximumBackoff: .seconds(60), jitter: 0)
 

@@ -3,7 +3,7 @@ import SADENotification
 import SADETestSupport
 import Testing
 
-@Suite("README: notifications", .timeLimit(.minutes(1)))
+@Suite("README: notifications", .timeLimit(.minutes(3)))
 struct ReadmeNotificationExampleTests {
     @Test("the README's outbox and escalation example runs against local servers")
     func readmeExample() async throws {

@@ -2,7 +2,7 @@ import SADEACL
 import SADECore
 import Testing
 
-@Suite("Agent life cycle", .timeLimit(.minutes(3)))  // 10,000 agents take a while on a loaded two-core machine
+@Suite("Agent life cycle", .timeLimit(.minutes(3)))
 struct AgentLifecycleTests {
     @Test("suspend holds messages and cancels intentions; resume handles them and re-adopts goals")
     func suspendAndResume() async throws {
@@ -112,13 +112,17 @@ struct AgentLifecycleTests {
         #expect(await agent.state == .stopped)
     }
 
+    /// The crowd's threads (they live as long as the process, as every scheduler's do).
+    static let crowdThreads = AgentScheduler(threads: 2)
+
     @Test("10,000 agents start and stop without leaking")
     func manyAgentsStartAndStopWithoutLeaks() async throws {
         final class WeakAgent {
             weak var agent: Agent?
             init(_ agent: Agent) { self.agent = agent }
         }
-        let platform = Environment(name: "crowd")
+        // Threads of their own: the crowd does not queue ahead of the agents of the tests running beside it.
+        let platform = Environment(name: "crowd", clock: ContinuousClock(), scheduler: Self.crowdThreads)
         var agents = (0..<10_000).map { Agent(name: "agent-\($0)", environment: platform) }
         let watchers = agents.map(WeakAgent.init)
         for agent in agents { try await agent.start() }

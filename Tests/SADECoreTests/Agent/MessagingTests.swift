@@ -2,7 +2,7 @@ import SADEACL
 import SADECore
 import Testing
 
-@Suite("Messaging between agents", .timeLimit(.minutes(1)))
+@Suite("Messaging between agents", .timeLimit(.minutes(3)))
 struct MessagingTests {
     @Test("a message to an unknown agent comes back to the sender as a FIPA failure")
     func unknownAgentYieldsFailure() async throws {

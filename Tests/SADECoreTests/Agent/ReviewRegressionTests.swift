@@ -3,7 +3,7 @@ import SADEACL
 import Testing
 
 /// Edge cases of the life cycle found in review: each proves a fix.
-@Suite("Life-cycle edge cases", .timeLimit(.minutes(1)))
+@Suite("Life-cycle edge cases", .timeLimit(.minutes(3)))
 struct LifecycleEdgeCaseTests {
     @Test("a stopped or suspended agent sends nothing")
     func onlyActiveAgentsSend() async throws {
@@ -124,7 +124,7 @@ struct LifecycleEdgeCaseTests {
     }
 }
 
-@Suite("Composite behaviours give each child its own stop flag", .timeLimit(.minutes(1)))
+@Suite("Composite behaviours give each child its own stop flag", .timeLimit(.minutes(3)))
 struct CompositeStopFlagTests {
     @Test("a cyclic child that stops itself does not stop the next one")
     func sequentialChildrenStopIndependently() async throws {

@@ -7,7 +7,7 @@ extension BeliefKey where Value == Bool {
 }
 
 /// The four unit tests of SADE4Health §5.2, on the Alarmed/Fireman agents.
-@Suite("SADE4Health unit tests", .timeLimit(.minutes(1)))
+@Suite("SADE4Health unit tests", .timeLimit(.minutes(3)))
 struct SeedUnitTests {
     @Test("1. init: the agent keeps every property it was created with")
     func initialisation() async {

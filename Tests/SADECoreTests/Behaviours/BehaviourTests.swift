@@ -1,7 +1,7 @@
 import SADECore
 import Testing
 
-@Suite("Behaviours", .timeLimit(.minutes(1)))
+@Suite("Behaviours", .timeLimit(.minutes(3)))
 struct BehaviourTests {
     @Test("a one-shot behaviour runs once at start and is removed")
     func oneShot() async throws {

@@ -19,7 +19,7 @@ private final class Counter: Sendable {
     var count: Int { value.load(ordering: .relaxed) }
 }
 
-@Suite("Agent scheduler", .timeLimit(.minutes(1)))
+@Suite("Agent scheduler", .timeLimit(.minutes(3)))
 struct AgentSchedulerTests {
     @Test("a chain of messages stays on the thread that started it: no hand-over between threads")
     func chainStaysOnOneThread() async throws {

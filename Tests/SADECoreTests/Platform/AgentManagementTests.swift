@@ -2,7 +2,7 @@ import SADEACL
 import SADECore
 import Testing
 
-@Suite("AMS and DF answer fipa-agent-management requests", .timeLimit(.minutes(1)))
+@Suite("AMS and DF answer fipa-agent-management requests", .timeLimit(.minutes(3)))
 struct AgentManagementTests {
     /// A request to the platform's `df` or `ams` in FIPA-SL, as another agent would send it.
     static func request(_ action: String, to receiver: AgentIdentifier, id: String) -> ACLMessage {

@@ -4,7 +4,7 @@ import SADEACL
 import SADECore
 import Testing
 
-@Suite("Platforms", .timeLimit(.minutes(1)))
+@Suite("Platforms", .timeLimit(.minutes(3)))
 struct EnvironmentTests {
     @Test("two platforms in one process keep their agents, pages and messages apart")
     func platformsAreIsolated() async throws {

@@ -2,7 +2,7 @@ import SADEACL
 import SADECore
 import Testing
 
-@Suite("FIPA Contract Net", .timeLimit(.minutes(1)))
+@Suite("FIPA Contract Net", .timeLimit(.minutes(3)))
 struct ContractNetTests {
     /// A contractor that bids `price` (or refuses when `nil`), records rejections and
     /// reports `(done <name>)` once accepted.

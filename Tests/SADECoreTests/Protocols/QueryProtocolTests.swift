@@ -6,7 +6,7 @@ extension BeliefKey where Value == Double {
     fileprivate static let temperature: BeliefKey<Double> = "temperature"
 }
 
-@Suite("FIPA Query", .timeLimit(.minutes(1)))
+@Suite("FIPA Query", .timeLimit(.minutes(3)))
 struct QueryProtocolTests {
     static func thermometer(on platform: Environment) async throws -> Agent {
         try await startedAgent("Thermometer", on: platform) {

@@ -3,7 +3,7 @@ import SADEACL
 import SADECore
 import Testing
 
-@Suite("FIPA Request and Query", .timeLimit(.minutes(1)))
+@Suite("FIPA Request and Query", .timeLimit(.minutes(3)))
 struct RequestProtocolTests {
     @Test("agree then inform: the request returns the result and the agreement")
     func agreeThenInform() async throws {
@@ -188,7 +188,7 @@ struct RequestProtocolTests {
     }
 }
 
-@Suite("Conversations", .timeLimit(.minutes(1)))
+@Suite("Conversations", .timeLimit(.minutes(3)))
 struct ConversationTests {
     @Test("cancelling the waiting task ends the request with cancelled and leaves no timer on the clock")
     func cancelledRequest() async throws {

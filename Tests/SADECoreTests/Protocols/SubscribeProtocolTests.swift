@@ -2,7 +2,7 @@ import SADEACL
 import SADECore
 import Testing
 
-@Suite("FIPA Subscribe", .timeLimit(.minutes(1)))
+@Suite("FIPA Subscribe", .timeLimit(.minutes(3)))
 struct SubscribeProtocolTests {
     @Test("subscribe, agree, informs in order, cancel: the sequence ends and the responder forgets the subscriber")
     func subscribeInformCancel() async throws {

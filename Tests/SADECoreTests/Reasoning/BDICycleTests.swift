@@ -46,7 +46,7 @@ struct ReversePlanSelection: PlanSelectionStrategy {
     }
 }
 
-@Suite("BDI reasoning cycle", .timeLimit(.minutes(1)))
+@Suite("BDI reasoning cycle", .timeLimit(.minutes(3)))
 struct BDICycleTests {
     @Test("one cycle calls the four strategies in the seed's order")
     func strategiesRunInOrder() async throws {
@@ -197,7 +197,7 @@ struct LearningOptionGeneration: OptionGenerationStrategy {
     }
 }
 
-@Suite("Custom strategies changing the mental state", .timeLimit(.minutes(1)))
+@Suite("Custom strategies changing the mental state", .timeLimit(.minutes(3)))
 struct CustomStrategyTests {
     @Test("an option generation that adds a plan on a message gets it executed")
     func optionGenerationAddsPlan() async throws {

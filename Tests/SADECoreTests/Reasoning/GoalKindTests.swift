@@ -9,7 +9,7 @@ func thermostat(_ plan: Plan) -> Agent {
     }
 }
 
-@Suite("Perform, achieve and maintain goals", .timeLimit(.minutes(1)))
+@Suite("Perform, achieve and maintain goals", .timeLimit(.minutes(3)))
 struct GoalKindTests {
     @Test("an achieve goal tries plans until its condition holds")
     func achieveGoalRunsUntilConditionHolds() async throws {
@@ -145,7 +145,7 @@ struct GoalKindTests {
     }
 }
 
-@Suite("Maintain goal broken again while its plan runs", .timeLimit(.minutes(1)))
+@Suite("Maintain goal broken again while its plan runs", .timeLimit(.minutes(3)))
 struct MaintainGoalRaceTests {
     @Test("a violation while the restoring plan is still running is pursued again, not lost")
     func violationDuringIntentionIsNotLost() async throws {

@@ -1,7 +1,7 @@
 import SADECore
 import Testing
 
-@Suite("Manual clock", .timeLimit(.minutes(1)))
+@Suite("Manual clock", .timeLimit(.minutes(3)))
 struct ManualClockTests {
     @Test("sleepers wake in deadline order once time reaches them")
     func wakesInOrder() async throws {

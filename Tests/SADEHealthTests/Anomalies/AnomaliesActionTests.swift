@@ -4,7 +4,7 @@ import SADECore
 import SADEHealth
 import Testing
 
-@Suite("AnomaliesAction inside an agent", .timeLimit(.minutes(1)))
+@Suite("AnomaliesAction inside an agent", .timeLimit(.minutes(3)))
 struct AnomaliesActionTests {
     private let epoch = Date(timeIntervalSince1970: 1_700_000_000)
     private let ana: PatientID = "ana"

@@ -2,7 +2,7 @@ import Foundation
 import SADETestSupport
 import Testing
 
-@Suite("sade news2 (the command)", .timeLimit(.minutes(2)))
+@Suite("sade news2 (the command)", .timeLimit(.minutes(3)))
 struct News2CommandTests {
     private let example = [
         "news2", "--rr", "22", "--spo2", "95", "--scale", "1", "--oxygen", "--sbp", "105", "--pulse", "115",

@@ -3,7 +3,7 @@ import SADEHealth
 import SADETestSupport
 import Testing
 
-@Suite("sade fhir import / export (the commands, on a data directory)", .timeLimit(.minutes(2)))
+@Suite("sade fhir import / export (the commands, on a data directory)", .timeLimit(.minutes(3)))
 struct FhirCommandTests {
     typealias F = FHIRFixtures
 

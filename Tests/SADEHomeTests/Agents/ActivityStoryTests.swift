@@ -3,7 +3,7 @@ import SADECore
 @testable import SADEHome
 import Testing
 
-@Suite("Home agent and the activity profile: a resident's own quiets, the nightly review", .timeLimit(.minutes(2)))
+@Suite("Home agent and the activity profile: a resident's own quiets, the nightly review", .timeLimit(.minutes(3)))
 struct ActivityStoryTests {
     /// Eight weeks of a synthetic resident's ordinary days, ending the day before the fixture's epoch
     /// (Monday 2 March 2026), then that Monday until 10:00, when the resident stops moving.

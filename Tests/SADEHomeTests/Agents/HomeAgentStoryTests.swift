@@ -4,7 +4,7 @@ import SADECore
 import SADENotification
 import Testing
 
-@Suite("Home agent: the carers' stories on a manual clock", .timeLimit(.minutes(1)))
+@Suite("Home agent: the carers' stories on a manual clock", .timeLimit(.minutes(3)))
 struct HomeAgentStoryTests {
     @Test("a fall is an alarm at once to every carer; unconfirmed it escalates; confirmed it stops escalating")
     func fall() async throws {

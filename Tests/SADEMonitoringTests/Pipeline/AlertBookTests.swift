@@ -6,7 +6,7 @@ import SADEHealth
 import SADENotification
 import Testing
 
-@Suite("The alert book", .timeLimit(.minutes(1)))
+@Suite("The alert book", .timeLimit(.minutes(3)))
 struct AlertBookTests {
     /// A book on fresh in-memory databases, and a way to raise alerts into it.
     struct Bench {

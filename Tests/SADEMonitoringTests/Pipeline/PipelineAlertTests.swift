@@ -5,7 +5,7 @@ import SADEHealth
 import SADENotification
 import Testing
 
-@Suite("The whole pipeline: detection, Contract Net, escalation", .timeLimit(.minutes(2)))
+@Suite("The whole pipeline: detection, Contract Net, escalation", .timeLimit(.minutes(3)))
 struct PipelineAlertTests {
     static let deteriorating = VitalSignSimulator(patient: "patient-01", profile: .deteriorating, seed: 1, start: Ward.epoch)
 
@@ -125,7 +125,7 @@ struct PipelineAlertTests {
     }
 }
 
-@Suite("Per-patient thresholds", .timeLimit(.minutes(1)))
+@Suite("Per-patient thresholds", .timeLimit(.minutes(3)))
 struct PerPatientThresholdTests {
     @Test("a patient's own range decides whether a reading is out of range; the latest NEWS2 is kept per patient")
     func rangeOverridesDecide() async throws {

@@ -5,7 +5,7 @@ import SADEHealthSQLite
 @testable import SADEMonitoring
 import Testing
 
-@Suite("Nothing accepted stays unevaluated", .timeLimit(.minutes(1)))
+@Suite("Nothing accepted stays unevaluated", .timeLimit(.minutes(3)))
 struct PipelineRestartTests {
     static func heartRates(_ values: [Double], at time: Date) -> [HealthSample] {
         values.enumerated().map { index, value in
@@ -82,7 +82,7 @@ struct PipelineRestartTests {
     }
 }
 
-@Suite("An episode stays one alert across a restart", .timeLimit(.minutes(1)))
+@Suite("An episode stays one alert across a restart", .timeLimit(.minutes(3)))
 struct AlertRestartTests {
     @Test("after a restart a patient still deteriorating joins the open alert instead of raising another")
     func restartKeepsOneAlertPerEpisode() async throws {

@@ -5,7 +5,7 @@ import SADEHealth
 @testable import SADEMonitoring
 import Testing
 
-@Suite("Bad input does not stop the agents", .timeLimit(.minutes(1)))
+@Suite("Bad input does not stop the agents", .timeLimit(.minutes(3)))
 struct PipelineRobustnessTests {
     @Test("unreadable batches and anomalies and a patient without a record leave the agents working")
     func badInputIsSurvived() async throws {

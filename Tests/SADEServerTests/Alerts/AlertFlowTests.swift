@@ -3,7 +3,7 @@ import Testing
 import SADEHealth
 import SADEMonitoring
 
-@Suite("Alerts end to end over HTTP", .timeLimit(.minutes(2)))
+@Suite("Alerts end to end over HTTP", .timeLimit(.minutes(3)))
 struct AlertFlowTests {
     /// Ward A: nurses n1, n2 on duty, n3 off duty, doctor d1; ward B: nurse nb.
     static func seed(_ harness: ServerHarness) async throws {

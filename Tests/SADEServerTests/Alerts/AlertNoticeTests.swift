@@ -3,7 +3,7 @@ import Testing
 import SADEHealth
 import SADEMonitoring
 
-@Suite("Alerts named by their escalation notices", .timeLimit(.minutes(2)))
+@Suite("Alerts named by their escalation notices", .timeLimit(.minutes(3)))
 struct AlertNoticeTests {
     @Test("an escalated alert is read and acknowledged by the id of the notice its doctor got, as by its own id")
     func acknowledgeByNotice() async throws {

@@ -6,7 +6,7 @@ import Synchronization
 import Testing
 @testable import SADEServer
 
-@Suite("Home event bus in process", .timeLimit(.minutes(1)))
+@Suite("Home event bus in process", .timeLimit(.minutes(3)))
 struct HomeBusSessionTests {
     /// What a client saw: its text messages, and the close code.
     final class Transcript: Sendable {

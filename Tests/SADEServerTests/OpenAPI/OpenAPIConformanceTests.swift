@@ -7,7 +7,7 @@ import SADEMonitoring
 /// The document matches the implementation beyond its paths: real answers of every
 /// operation (successes and typical errors) validate against the documented
 /// statuses, media types and schemas, with no undocumented field.
-@Suite("The OpenAPI document describes the real answers", .timeLimit(.minutes(2)))
+@Suite("The OpenAPI document describes the real answers", .timeLimit(.minutes(3)))
 struct OpenAPIConformanceTests {
     @Test("the answers of every route validate against the documented schemas")
     func answersConform() async throws {
