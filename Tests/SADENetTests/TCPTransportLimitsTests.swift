@@ -6,7 +6,7 @@ import Testing
 
 /// Cases a review found broken: each test names what used to go wrong.
 @Suite("TCP transport: names, limits and rejections", .timeLimit(.minutes(3)))
-struct ReviewFindingsTests {
+struct TCPTransportLimitsTests {
     @Test("an agent addressed without its platform at a tcp address answers requests and contract nets")
     func unqualifiedRemoteNames() async throws {
         let north = Environment(name: "north"), south = Environment(name: "south")
