@@ -92,3 +92,18 @@ export function kwh(value, signed = false) {
   const text = Math.abs(value).toLocaleString([], { minimumFractionDigits: 1, maximumFractionDigits: 1 });
   return `${signed ? (value < 0 ? '−' : '+') : value < 0 ? '−' : ''}${text} kWh`;
 }
+
+/** The user's favourite devices of a flat, kept in this browser. */
+export function favourites(flatID) {
+  const key = `sade.favourites.${flatID}`;
+  const read = () => { try { return new Set(JSON.parse(localStorage.getItem(key)) || []); } catch { return new Set(); } };
+  return {
+    has: (device) => read().has(device),
+    toggle(device) {
+      const set = read();
+      if (set.has(device)) set.delete(device); else set.add(device);
+      localStorage.setItem(key, JSON.stringify([...set]));
+      return set.has(device);
+    },
+  };
+}

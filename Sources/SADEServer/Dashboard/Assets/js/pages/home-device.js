@@ -8,7 +8,7 @@ import { trendChart } from '../chart.js';
 import { stateText, batteryState, valueText } from '../floorplan.js';
 import { actuatorControl } from '../actuator.js';
 import { HomeBus } from '../homebus.js';
-import { PERIODS, periodPicker, busState } from '../home-ui.js';
+import { PERIODS, periodPicker, busState, favourites } from '../home-ui.js';
 import { h, replace, when, toast } from '../ui.js';
 
 export async function render(main, [flatID, deviceID]) {
@@ -49,16 +49,12 @@ async function show(main, flat, device, bus) {
   const history = h('tbody', {});
   const control = h('div', { class: 'actuator', id: 'actuator' });
   const favourite = h('button', { type: 'button', class: 'secondary star', id: 'favourite' });
-  const favourites = `sade.favourites.${flat.id}`;
-  const isFavourite = () => { try { return (JSON.parse(localStorage.getItem(favourites)) || []).includes(device.id); } catch { return false; } };
-  const showFavourite = () => { favourite.setAttribute('aria-pressed', String(isFavourite())); favourite.textContent = isFavourite() ? '★ Favourite' : '☆ Add to favourites'; };
-  favourite.addEventListener('click', () => {
-    let list = [];
-    try { list = JSON.parse(localStorage.getItem(favourites)) || []; } catch { /* start again */ }
-    list = list.includes(device.id) ? list.filter((d) => d !== device.id) : [...list, device.id];
-    localStorage.setItem(favourites, JSON.stringify(list));
-    showFavourite();
-  });
+  const starred = favourites(flat.id);
+  const showFavourite = () => {
+    favourite.setAttribute('aria-pressed', String(starred.has(device.id)));
+    favourite.textContent = starred.has(device.id) ? '★ Favourite' : '☆ Add to favourites';
+  };
+  favourite.addEventListener('click', () => { starred.toggle(device.id); showFavourite(); });
 
   showState = () => {
     value.textContent = stateText(device, state);

@@ -6,7 +6,7 @@
 import { api, v1, seg, session } from '../api.js';
 import { HomeBus } from '../homebus.js';
 import { playAlarmTone } from '../live.js';
-import { flatTabs, lightOf, trafficLight, kwh, PERIODS, energyNow, busState } from '../home-ui.js';
+import { flatTabs, lightOf, trafficLight, kwh, PERIODS, energyNow, busState, favourites } from '../home-ui.js';
 import { h, replace, toast } from '../ui.js';
 
 const TABS = { '': 'plan', devices: 'devices', messages: 'messages', energy: 'energy', batteries: 'batteries', activity: 'activity', settings: 'settings' };
@@ -61,10 +61,8 @@ async function show(main, flat, bus, tab, role) {
       balance, busState(bus), h('a', { href: '#/homes' }, 'All homes')),
     flatTabs(flat, tab, role), content);
 
-  showLight = async () => {
-    const summary = (await api(v1('homes'))).find((s) => s.id === flat.id);
-    if (summary) replace(light, trafficLight(lightOf(summary)));
-  };
+  const drawLight = (summary) => { if (summary) replace(light, trafficLight(lightOf(summary))); };
+  showLight = async () => drawLight((await api(v1('homes'))).find((s) => s.id === flat.id));
 
   // The balance (generated minus used) of today, this week, this month and this year
   // rotates every 6 s; a click moves it on at once.
@@ -85,7 +83,8 @@ async function show(main, flat, bus, tab, role) {
   const rotation = setInterval(() => { if (document.activeElement !== balance) { shown = (shown + 1) % PERIODS.length; showBalance(); } }, 6000);
 
   showBalance();
-  await Promise.all([showLight(), loadBalances().catch((error) => toast(`Energy balance: ${error.message}`, 'warning'))]);
+  drawLight(context.summary);
+  await loadBalances().catch((error) => toast(`Energy balance: ${error.message}`, 'warning'));
   const module = await import(`../home-tabs/${TABS[tab]}.js`);
   const done = await module.render(content, context);
   bus.onResync(() => { context.refresh().catch(() => {}); showLight().catch(() => {}); });
@@ -124,23 +123,8 @@ export async function flatContext(flat, bus, role) {
     context.occupancy = { room_id: event.data.room_id, previous_room_id: event.data.previous_room_id };
     listeners.forEach((listener) => listener(null));
   });
-  const summary = (await api(v1('homes'))).find((s) => s.id === flat.id);
-  context.residentName = summary?.resident_name || null;
+  context.summary = (await api(v1('homes'))).find((s) => s.id === flat.id) || null;
+  context.residentName = context.summary?.resident_name || null;
   await context.refresh();
   return context;
-}
-
-/** The user's favourite devices of a flat, kept in this browser. */
-function favourites(flatID) {
-  const key = `sade.favourites.${flatID}`;
-  const read = () => { try { return new Set(JSON.parse(localStorage.getItem(key)) || []); } catch { return new Set(); } };
-  return {
-    has: (device) => read().has(device),
-    toggle(device) {
-      const set = read();
-      if (set.has(device)) set.delete(device); else set.add(device);
-      localStorage.setItem(key, JSON.stringify([...set]));
-      return set.has(device);
-    },
-  };
 }

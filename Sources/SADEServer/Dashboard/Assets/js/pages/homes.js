@@ -70,10 +70,10 @@ export async function render(main) {
   draw();
   bus.on('home_message', reload);
   bus.on('state_changed', (event) => {
-    // A resident's activity moves the tile's "last activity" without a round trip.
-    const tile = tiles.querySelector(`[data-flat="${event.data.flat_id}"] .last-activity`);
+    // A resident's doing moves the tile's "last activity" (the flats list is read again, once per burst).
     const state = event.data.new_state;
-    if (tile && state && ['on', 'open'].includes(state.state) && !['smoke', 'gas', 'water', 'fall'].includes(state.attributes.device_kind)) reload();
+    const device = plans.get(event.data.flat_id)?.devices.find((d) => d.id === state.attributes.device_id);
+    if (device?.resident_activity && ['on', 'open'].includes(state.state)) reload();
   });
   bus.on('occupancy_changed', (event) => {
     minis.get(event.data.flat_id)?.update({}, { room_id: event.data.room_id, previous_room_id: event.data.previous_room_id });
