@@ -10,6 +10,8 @@ let package = Package(
         .library(name: "SADENet", targets: ["SADENet"]),
         .library(name: "SADEHealth", targets: ["SADEHealth"]),
         .library(name: "SADEHealthSQLite", targets: ["SADEHealthSQLite"]),
+        .library(name: "SADEPostgres", targets: ["SADEPostgres"]),
+        .library(name: "SADEHealthPostgres", targets: ["SADEHealthPostgres"]),
         .library(name: "SADENotification", targets: ["SADENotification"]),
         .library(name: "SADEExamples", targets: ["SADEExamples"]),
         .library(name: "SADEIssueTrack", targets: ["SADEIssueTrack"]),
@@ -34,6 +36,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", exact: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", exact: "2.4.1"),
         .package(url: "https://github.com/apple/swift-metrics", exact: "2.13.0"),
+        .package(url: "https://github.com/vapor/postgres-nio", exact: "1.33.2"),
     ],
     targets: [
         // Layer 1: FIPA-ACL message value types. No I/O.
@@ -62,6 +65,17 @@ let package = Package(
             dependencies: [
                 "SADEHealth", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
+        ),
+        // PostgreSQL for several nodes sharing one database: locations, a pool, transactions,
+        // migrations nodes may run at once (PostgresNIO).
+        .target(
+            name: "SADEPostgres",
+            dependencies: [.product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log")]
+        ),
+        // The health store and clinical registry on PostgreSQL.
+        .target(
+            name: "SADEHealthPostgres",
+            dependencies: ["SADEHealth", "SADEPostgres", .product(name: "PostgresNIO", package: "postgres-nio")]
         ),
         // Notifications: in-app hub, e-mail over SMTP, webhooks, a durable outbox on
         // SQLite, acknowledgement and escalation.
@@ -172,7 +186,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SADEHealthTests",
-            dependencies: ["SADEHealth", "SADEHealthSQLite", "SADECore", "sade", "SADETestSupport"]
+            dependencies: ["SADEHealth", "SADEHealthSQLite", "SADEHealthPostgres", "SADECore", "sade", "SADETestSupport"]
         ),
         .testTarget(
             name: "SADENotificationTests",

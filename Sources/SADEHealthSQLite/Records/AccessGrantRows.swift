@@ -14,7 +14,7 @@ enum AccessGrantRows {
                 """,
             arguments: [
                 grant.principal.kind.rawValue, grant.principal.name, grant.access.rawValue,
-                try grant.types.map { try json($0.map(\.identifier)) }, try grant.patients.map { try json($0.map(\.rawValue)) },
+                grant.typesColumn, grant.patientsColumn,
             ])
     }
 
@@ -35,22 +35,10 @@ enum AccessGrantRows {
         } else {
             rows = try Row.fetchAll(db, sql: "SELECT principal_kind, principal_name, access, types, patients FROM access_grant")
         }
-        let decoder = JSONDecoder()
         return try rows.map { row in
-            guard let kind = Principal.Kind(rawValue: try row.decode(atIndex: 0)), let access = AccessMode(rawValue: try row.decode(atIndex: 2))
-            else { throw HealthError.storage("a grant has an unknown principal kind or access mode") }
-            let types: Set<HealthType>? = try (row.decode(String?.self, atIndex: 3)).map { json throws in
-                Set(try decoder.decode([String].self, from: Data(json.utf8)).map { identifier throws in try HealthType(identifier: identifier) })
-            }
-            let patients: Set<PatientID>? = try (row.decode(String?.self, atIndex: 4)).map { json throws in
-                Set(try decoder.decode([String].self, from: Data(json.utf8)).map(PatientID.init(rawValue:)))
-            }
-            return AccessGrant(Principal(kind, try row.decode(atIndex: 1)), access, types: types, patients: patients)
+            try AccessGrant(
+                kind: row.decode(atIndex: 0), name: row.decode(atIndex: 1), access: row.decode(atIndex: 2),
+                typesColumn: row.decode(atIndex: 3), patientsColumn: row.decode(atIndex: 4))
         }
-    }
-
-    /// A sorted JSON array, so equal sets make equal text.
-    private static func json(_ values: [String]) throws -> String {
-        String(decoding: try JSONEncoder().encode(values.sorted()), as: UTF8.self)
     }
 }

@@ -24,11 +24,10 @@ enum ClinicalRows {
                 INSERT INTO sector (id, hospital, name, mailing_list) VALUES (?, ?, ?, ?)
                 ON CONFLICT(id) DO UPDATE SET hospital = excluded.hospital, name = excluded.name, mailing_list = excluded.mailing_list
                 """,
-            arguments: [sector.id, sector.hospital, sector.name, try json(sector.mailingList)])
+            arguments: [sector.id, sector.hospital, sector.name, StoredJSON.encode(sector.mailingList)])
     }
 
     static func upsert(_ patient: Patient, _ db: Database) throws {
-        let overrides = Dictionary(uniqueKeysWithValues: patient.rangeOverrides.map { ($0.key.rawValue, [$0.value.lowerBound, $0.value.upperBound]) })
         try db.execute(
             sql: """
                 INSERT INTO patient (id, name, date_of_birth, sex, blood_type, sector, bed, range_overrides, uses_spo2_scale2, attributes)
@@ -41,8 +40,8 @@ enum ClinicalRows {
                 """,
             arguments: [
                 patient.id.rawValue, patient.name, patient.dateOfBirth?.timeIntervalSinceReferenceDate, patient.sex.rawValue,
-                patient.bloodType.rawValue, patient.sector, patient.bed, try json(overrides), patient.usesSpO2Scale2,
-                try json(patient.attributes),
+                patient.bloodType.rawValue, patient.sector, patient.bed, patient.rangeOverridesColumn, patient.usesSpO2Scale2,
+                StoredJSON.encode(patient.attributes),
             ])
     }
 
@@ -78,17 +77,11 @@ enum ClinicalRows {
     static func sector(_ row: Row) throws -> HospitalSector {
         HospitalSector(
             id: try row.decode(atIndex: 0), hospital: try row.decode(atIndex: 1), name: try row.decode(atIndex: 2),
-            mailingList: try decode([String].self, try row.decode(atIndex: 3)))
+            mailingList: try StoredJSON.decode([String].self, try row.decode(atIndex: 3)))
     }
 
     static func patient(_ row: Row) throws -> Patient {
-        var overrides: [QuantityType: ClosedRange<Double>] = [:]
-        for (identifier, bounds) in try decode([String: [Double]].self, try row.decode(atIndex: 7)) {
-            guard let type = QuantityType(rawValue: identifier), bounds.count == 2, bounds[0] <= bounds[1] else {
-                throw HealthError.storage("patient \(try row.decode(String.self, atIndex: 0)) has an unreadable range override for \(identifier)")
-            }
-            overrides[type] = bounds[0]...bounds[1]
-        }
+        let overrides = try Patient.rangeOverrides(try row.decode(atIndex: 7), of: try row.decode(atIndex: 0))
         guard let sex = BiologicalSex(rawValue: try row.decode(atIndex: 3)), let bloodType = BloodType(rawValue: try row.decode(atIndex: 4)) else {
             throw HealthError.storage("patient \(try row.decode(String.self, atIndex: 0)) has an unknown sex or blood type")
         }
@@ -97,7 +90,7 @@ enum ClinicalRows {
             dateOfBirth: try row.decode(Double?.self, atIndex: 2).map(Date.init(timeIntervalSinceReferenceDate:)),
             sex: sex, bloodType: bloodType, sector: try row.decode(atIndex: 5), bed: try row.decode(atIndex: 6),
             rangeOverrides: overrides, usesSpO2Scale2: try row.decode(atIndex: 8),
-            attributes: try decode([String: String].self, try row.decode(atIndex: 9)))
+            attributes: try StoredJSON.decode([String: String].self, try row.decode(atIndex: 9)))
     }
 
     /// A worker from its row; its sectors are read from `worker_sector`.
@@ -110,17 +103,5 @@ enum ClinicalRows {
         return HealthCareWorker(
             id: id, name: try row.decode(atIndex: 1), role: role, licence: try row.decode(atIndex: 3), email: try row.decode(atIndex: 4),
             phone: try row.decode(atIndex: 5), sectors: sectors, onDuty: try row.decode(atIndex: 6))
-    }
-
-    // MARK: JSON
-
-    private static func json(_ value: some Encodable) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
-        return String(decoding: try encoder.encode(value), as: UTF8.self)
-    }
-
-    private static func decode<T: Decodable>(_ type: T.Type, _ json: String) throws -> T {
-        try JSONDecoder().decode(type, from: Data(json.utf8))
     }
 }

@@ -3,11 +3,11 @@ import GRDB
 import SADEHealth
 
 /// An ECG waveform's voltages stored as BLOBs of ``chunkSize`` little-endian Float64
-/// values each — a 30 s recording at 512 Hz is 4 rows, never 15,360 — so every
+/// values each (``ElectrocardiogramBytes``) — a 30 s recording at 512 Hz is 4 rows, never 15,360 — so every
 /// voltage reads back bit for bit.
 enum ElectrocardiogramChunks {
     /// Voltages per BLOB row (32 KiB).
-    static let chunkSize = 4096
+    static let chunkSize = ElectrocardiogramBytes.chunkSize
 
     /// Stores the waveform of the sample with `changeNumber`.
     static func insert(_ ecg: Electrocardiogram, sample changeNumber: Int64, _ db: Database) throws {
@@ -20,7 +20,7 @@ enum ElectrocardiogramChunks {
         let insertChunk = try db.cachedStatement(sql: "INSERT INTO electrocardiogram_chunk (sample, chunk, voltages) VALUES (?, ?, ?)")
         for (index, start) in stride(from: 0, to: ecg.voltages.count, by: chunkSize).enumerated() {
             let slice = ecg.voltages[start..<min(start + chunkSize, ecg.voltages.count)]
-            try insertChunk.execute(arguments: [changeNumber, index, encode(slice)])
+            try insertChunk.execute(arguments: [changeNumber, index, ElectrocardiogramBytes.encode(slice)])
         }
     }
 
@@ -38,7 +38,7 @@ enum ElectrocardiogramChunks {
         let chunks = try Row.fetchCursor(
             db.cachedStatement(sql: "SELECT voltages FROM electrocardiogram_chunk WHERE sample = ? ORDER BY chunk"), arguments: [changeNumber])
         while let chunk = try chunks.next() {
-            try chunk.withUnsafeData(atIndex: 0) { data in try decode(data ?? Data(), into: &voltages) }
+            try chunk.withUnsafeData(atIndex: 0) { data in try ElectrocardiogramBytes.decode(data ?? Data(), into: &voltages) }
         }
         guard voltages.count == count else {
             throw HealthError.storage("the waveform of ECG sample \(changeNumber) has \(voltages.count) of \(count) voltages")
@@ -46,24 +46,5 @@ enum ElectrocardiogramChunks {
         return Electrocardiogram(
             samplingFrequency: try row.decode(atIndex: 0), lead: try row.decode(atIndex: 1),
             voltages: voltages, unit: try HealthUnit(parsing: try row.decode(atIndex: 2)), averageHeartRate: try row.decode(atIndex: 4))
-    }
-
-    /// The voltages as little-endian Float64 bytes.
-    static func encode(_ voltages: ArraySlice<Double>) -> Data {
-        var data = Data(capacity: voltages.count * 8)
-        for voltage in voltages {
-            withUnsafeBytes(of: voltage.bitPattern.littleEndian) { data.append(contentsOf: $0) }
-        }
-        return data
-    }
-
-    /// Appends the voltages of one chunk.
-    static func decode(_ data: Data, into voltages: inout [Double]) throws {
-        guard data.count % 8 == 0 else { throw HealthError.storage("an ECG chunk of \(data.count) bytes is not a whole number of Float64") }
-        data.withUnsafeBytes { bytes in
-            for offset in stride(from: 0, to: bytes.count, by: 8) {
-                voltages.append(Double(bitPattern: UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))))
-            }
-        }
     }
 }

@@ -11,10 +11,7 @@ struct SampleReader {
     static let qualifiedColumns = columns.split(separator: ", ").map { "s.\($0)" }.joined(separator: ", ")
 
     private let db: Database
-    private let metadataDecoder = JSONDecoder()
-    /// Units seen so far, by symbol: parsing once per symbol, not once per row.
-    private var units: [String: HealthUnit] = [:]
-    private var types: [String: HealthType] = [:]
+    private var decoder = StoredSampleDecoder()
 
     /// A reader for one database access.
     init(_ db: Database) { self.db = db }
@@ -70,45 +67,12 @@ struct SampleReader {
 
     /// One row as a sample; a correlation without members and an ECG without voltages.
     mutating func sample(_ row: Row) throws -> (changeNumber: Int64, sample: HealthSample) {
-        let identifier: String = try row.decode(atIndex: 3)
-        let type = try healthType(identifier)
-        let value: HealthSample.Value
-        switch type {
-        case .quantity:
-            let canonical: Double = try row.decode(atIndex: 4)
-            let original: Double? = try row.decode(atIndex: 6)
-            value = .quantity(HealthQuantity(original ?? canonical, try unit(try row.decode(atIndex: 5))))
-        case .category:
-            value = .category(try row.decode(Int.self, atIndex: 4))
-        case .correlation:
-            value = .correlation([])
-        case .electrocardiogram:
-            value = .electrocardiogram(Electrocardiogram(samplingFrequency: 0, voltages: []))
-        }
-        var metadata: [String: String] = [:]
-        if let json: String = try row.decode(atIndex: 11) {
-            metadata = try metadataDecoder.decode([String: String].self, from: Data(json.utf8))
-        }
         guard let id: UUID = try row.decode(atIndex: 1) else { throw HealthError.storage("a sample row has no valid UUID") }
-        let sample = HealthSample(
-            id: id, patient: PatientID(rawValue: try row.decode(atIndex: 2)), type: type, value: value,
-            start: Date(timeIntervalSinceReferenceDate: try row.decode(atIndex: 7)),
-            end: Date(timeIntervalSinceReferenceDate: try row.decode(atIndex: 8)),
-            device: try row.decode(atIndex: 9), source: try row.decode(atIndex: 10), metadata: metadata)
-        return (try row.decode(atIndex: 0), sample)
-    }
-
-    private mutating func unit(_ symbol: String) throws -> HealthUnit {
-        if let unit = units[symbol] { return unit }
-        let unit = try HealthUnit(parsing: symbol)
-        units[symbol] = unit
-        return unit
-    }
-
-    private mutating func healthType(_ identifier: String) throws -> HealthType {
-        if let type = types[identifier] { return type }
-        let type = try HealthType(identifier: identifier)
-        types[identifier] = type
-        return type
+        let stored = StoredSample(
+            uuid: id, patient: try row.decode(atIndex: 2), type: try row.decode(atIndex: 3), value: try row.decode(atIndex: 4),
+            unit: try row.decode(atIndex: 5), originalValue: try row.decode(atIndex: 6), start: try row.decode(atIndex: 7),
+            end: try row.decode(atIndex: 8), device: try row.decode(atIndex: 9), source: try row.decode(atIndex: 10),
+            metadata: try row.decode(atIndex: 11))
+        return (try row.decode(atIndex: 0), try decoder.sample(stored))
     }
 }

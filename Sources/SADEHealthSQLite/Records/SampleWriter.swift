@@ -11,7 +11,6 @@ import SADEHealth
 struct SampleWriter {
     private let db: Database
     private let insertSample: SampleRowInsert
-    private let metadataEncoder: JSONEncoder
     /// The change number the next row takes.
     private(set) var nextChangeNumber: Int64
 
@@ -19,8 +18,6 @@ struct SampleWriter {
     init(_ db: Database) throws {
         self.db = db
         insertSample = try SampleRowInsert(db)
-        metadataEncoder = JSONEncoder()
-        metadataEncoder.outputFormatting = .sortedKeys
         nextChangeNumber = try Self.lastChangeNumber(db) + 1
     }
 
@@ -41,30 +38,13 @@ struct SampleWriter {
     mutating func insert(_ sample: HealthSample, correlation: Int64? = nil) throws -> Int64 {
         let changeNumber = nextChangeNumber
         nextChangeNumber += 1
-        var value: Double?
-        var unit: String?
-        var originalValue: Double?
-        switch sample.value {
-        case .quantity(let quantity):
-            guard case .quantity(let type) = sample.type else { throw HealthError.invalidValue(field: "value", reason: "not a quantity type") }
-            value = try quantity.value(in: type.canonicalUnit)
-            unit = quantity.unit.symbol
-            // Converting back from the canonical unit may differ in the last bit, so the
-            // value as given is kept beside it whenever the units differ.
-            originalValue = quantity.unit == type.canonicalUnit ? nil : quantity.value
-        case .category(let raw):
-            value = Double(raw)
-        case .correlation, .electrocardiogram:
-            break
-        }
-        let metadata = sample.metadata.isEmpty ? nil : String(decoding: try metadataEncoder.encode(sample.metadata), as: UTF8.self)
+        let row = try StoredSample(sample)
         do {
             try insertSample.insert(
                 SampleRowInsert.Row(
-                    changeNumber: changeNumber, uuid: sample.id, patient: sample.patient.rawValue, type: sample.type.identifier,
-                    value: value, unit: unit, originalValue: originalValue,
-                    start: sample.start.timeIntervalSinceReferenceDate, end: sample.end.timeIntervalSinceReferenceDate,
-                    device: sample.device, source: sample.source, metadata: metadata, correlation: correlation))
+                    changeNumber: changeNumber, uuid: row.uuid, patient: row.patient, type: row.type, value: row.value, unit: row.unit,
+                    originalValue: row.originalValue, start: row.start, end: row.end, device: row.device, source: row.source,
+                    metadata: row.metadata, correlation: correlation))
         } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
             throw HealthError.duplicate("sample \(sample.id.uuidString)")
         }

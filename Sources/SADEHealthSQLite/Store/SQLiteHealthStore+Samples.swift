@@ -65,11 +65,7 @@ extension SQLiteHealthStore {
                 }
             }
             for member in members.sorted(by: { $0.id.uuidString < $1.id.uuidString }) where !found.contains(member.correlation) {
-                let reading = member.type == HealthType.correlation(.bloodPressure).identifier ? "blood-pressure reading" : "\(member.type) correlation"
-                throw HealthError.invalidValue(
-                    field: "ids",
-                    reason: "sample \(member.id.uuidString.lowercased()) is part of \(reading) \(member.reading.uuidString.lowercased()); "
-                        + "delete the \(reading) instead")
+                throw HealthError.memberDeletedAlone(member.id, of: member.reading, type: member.type)
             }
             try SampleDeletion.delete(changeNumbers: found.sorted(), db)
             return found.count

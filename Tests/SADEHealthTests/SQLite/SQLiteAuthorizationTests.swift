@@ -21,9 +21,9 @@ struct SQLiteAuthorizationTests {
         }
     }
 
-    @Test("a read grant for some patients and types covers exactly those; without a patient, results are filtered")
-    func readGrantCoversItsPatientsAndTypes() async throws {
-        let store = try SQLiteHealthStore.inMemory()
+    @Test("a read grant for some patients and types covers exactly those; without a patient, results are filtered", arguments: StoreKind.backends)
+    func readGrantCoversItsPatientsAndTypes(kind: StoreKind) async throws {
+        let store = try await makeStore(kind)
         try await store.save([pulse(70, "p-1", at: 0), pulse(80, "p-2", at: 0), .quantity(.respiratoryRate, 14, patient: "p-1", at: t0)], as: .system)
         try await store.grant(AccessGrant(agent, .read, types: [.quantity(.heartRate)], patients: ["p-1"]))
 
@@ -42,9 +42,9 @@ struct SQLiteAuthorizationTests {
         #expect(try await !store.isAuthorized(agent, to: .share, .quantity(.heartRate), of: "p-1"))
     }
 
-    @Test("saving needs a share grant for every sample's type and patient; a denied batch saves nothing")
-    func deniesShare() async throws {
-        let store = try SQLiteHealthStore.inMemory()
+    @Test("saving needs a share grant for every sample's type and patient; a denied batch saves nothing", arguments: StoreKind.backends)
+    func deniesShare(kind: StoreKind) async throws {
+        let store = try await makeStore(kind)
         try await store.grant(AccessGrant(agent, .share, types: [.quantity(.heartRate)], patients: ["p-1"]))
         try await store.save(pulse(70, "p-1", at: 0), as: agent)
         let error = await healthError { try await store.save([pulse(71, "p-1", at: 1), pulse(72, "p-2", at: 1)], as: agent) }
@@ -54,9 +54,9 @@ struct SQLiteAuthorizationTests {
         #expect(delete == nil)  // nothing to delete, nothing to refuse
     }
 
-    @Test("a correlation needs its members' types granted too")
-    func correlationNeedsMemberTypes() async throws {
-        let store = try SQLiteHealthStore.inMemory()
+    @Test("a correlation needs its members' types granted too", arguments: StoreKind.backends)
+    func correlationNeedsMemberTypes(kind: StoreKind) async throws {
+        let store = try await makeStore(kind)
         let pressure = HealthSample.bloodPressure(systolic: 120, diastolic: 80, patient: "p-1", at: t0)
         try await store.grant(AccessGrant(agent, .share, types: [.correlation(.bloodPressure)]))
         let error = await healthError { try await store.save(pressure, as: agent) }
@@ -66,9 +66,9 @@ struct SQLiteAuthorizationTests {
         try await store.save(pressure, as: agent)
     }
 
-    @Test("revoking withdraws every grant of that access; the system principal needs none")
-    func revokes() async throws {
-        let store = try SQLiteHealthStore.inMemory()
+    @Test("revoking withdraws every grant of that access; the system principal needs none", arguments: StoreKind.backends)
+    func revokes(kind: StoreKind) async throws {
+        let store = try await makeStore(kind)
         try await store.grant(AccessGrant(agent, .read))
         try await store.grant(AccessGrant(agent, .read))  // equal grants are kept once
         try await store.grant(AccessGrant(agent, .share, types: [.quantity(.heartRate)]))
@@ -79,9 +79,9 @@ struct SQLiteAuthorizationTests {
         #expect(try await store.isAuthorized(.system, to: .share, .electrocardiogram, of: "anyone"))
     }
 
-    @Test("deleting needs a share grant for the sample")
-    func deniesDelete() async throws {
-        let store = try SQLiteHealthStore.inMemory()
+    @Test("deleting needs a share grant for the sample", arguments: StoreKind.backends)
+    func deniesDelete(kind: StoreKind) async throws {
+        let store = try await makeStore(kind)
         let sample = pulse(70, at: 0)
         try await store.save(sample, as: .system)
         try await store.grant(AccessGrant(agent, .read))

@@ -10,7 +10,7 @@ struct SQLiteClinicalRegistryTests {
     static let icu = HospitalSector(id: "icu", hospital: "h-1", name: "ICU")
 
     /// A store with one hospital and its two sectors.
-    static func registry(_ kind: StoreKind, _ body: (SQLiteHealthStore) async throws -> Void) async throws {
+    static func registry(_ kind: StoreKind, _ body: (any TestedHealthStore) async throws -> Void) async throws {
         try await withStore(kind) { store in
             try await store.save(hospital)
             try await store.save(ward)

@@ -22,9 +22,9 @@ struct SQLiteObservationTests {
         }
     }
 
-    @Test("a failed save yields nothing")
-    func failedSaveIsSilent() async throws {
-        let store = try SQLiteHealthStore.inMemory()
+    @Test("a failed save yields nothing", arguments: StoreKind.backends)
+    func failedSaveIsSilent(kind: StoreKind) async throws {
+        let store = try await makeStore(kind)
         var samples = try await store.observe(.quantity(.heartRate), patient: nil, as: .system).makeAsyncIterator()
         _ = await healthError { try await store.save([pulse(72, at: 0), pulse(-1, at: 1)], as: .system) }
         let good = pulse(70, at: 2)
@@ -32,9 +32,9 @@ struct SQLiteObservationTests {
         #expect(await samples.next() == good)
     }
 
-    @Test("observing a member type yields the members of saved correlations")
-    func yieldsCorrelationMembers() async throws {
-        let store = try SQLiteHealthStore.inMemory()
+    @Test("observing a member type yields the members of saved correlations", arguments: StoreKind.backends)
+    func yieldsCorrelationMembers(kind: StoreKind) async throws {
+        let store = try await makeStore(kind)
         var systolic = try await store.observe(.quantity(.bloodPressureSystolic), patient: nil, as: .system).makeAsyncIterator()
         var pressure = try await store.observe(.correlation(.bloodPressure), patient: nil, as: .system).makeAsyncIterator()
         let sample = HealthSample.bloodPressure(systolic: 141, diastolic: 92, patient: "p-1", at: t0)
@@ -43,9 +43,9 @@ struct SQLiteObservationTests {
         #expect(await pressure.next() == sample)
     }
 
-    @Test("an observer sees only the patients its principal may read, and may not observe others")
-    func filtersByAuthorization() async throws {
-        let store = try SQLiteHealthStore.inMemory()
+    @Test("an observer sees only the patients its principal may read, and may not observe others", arguments: StoreKind.backends)
+    func filtersByAuthorization(kind: StoreKind) async throws {
+        let store = try await makeStore(kind)
         let nurse = Principal.user("nurse1")
         try await store.grant(AccessGrant(nurse, .read, types: [.quantity(.heartRate)], patients: ["p-1"]))
         let denied = await healthError { _ = try await store.observe(.quantity(.heartRate), patient: "p-2", as: nurse) }
@@ -69,15 +69,15 @@ struct SQLiteObservationTests {
         #expect(await samples?.next() == nil)
     }
 
-    @Test("a dropped stream is forgotten by the store")
-    func removesEndedStreams() async throws {
-        let store = try SQLiteHealthStore.inMemory()
+    @Test("a dropped stream is forgotten by the store", arguments: StoreKind.backends)
+    func removesEndedStreams(kind: StoreKind) async throws {
+        let store = try await makeStore(kind)
         do {
             let stream = try await store.observe(.quantity(.heartRate), patient: nil, as: .system)
-            #expect(store.observers.count == 1)
+            #expect(store.observerCount == 1)
             _ = stream
         }
-        #expect(store.observers.count == 0)
+        #expect(store.observerCount == 0)
 
         let stream = try await store.observe(.quantity(.heartRate), patient: nil, as: .system)
         let reader = Task {
@@ -88,6 +88,6 @@ struct SQLiteObservationTests {
         try await store.save(pulse(70, at: 0), as: .system)
         reader.cancel()
         _ = await reader.value
-        #expect(store.observers.count == 0)
+        #expect(store.observerCount == 0)
     }
 }

@@ -16,9 +16,9 @@ struct SQLitePatientIDTests {
         return false
     }
 
-    @Test("a grant for an identifier with a control character is refused, and so is a principal name with one")
-    func grant() async throws {
-        let store = try SQLiteHealthStore.inMemory()
+    @Test("a grant for an identifier with a control character is refused, and so is a principal name with one", arguments: StoreKind.backends)
+    func grant(kind: StoreKind) async throws {
+        let store = try await makeStore(kind)
         for patient in [alias, "p-1\n", "p-\u{7F}"] as [PatientID] {
             #expect(names("patient", await healthError { try await store.grant(AccessGrant(agent, .read, patients: [patient])) }))
         }
@@ -43,18 +43,18 @@ struct SQLitePatientIDTests {
         }
     }
 
-    @Test("a sample about such an identifier is not saved, so p-1's data stays p-1's")
-    func write() async throws {
-        let store = try SQLiteHealthStore.inMemory()
+    @Test("a sample about such an identifier is not saved, so p-1's data stays p-1's", arguments: StoreKind.backends)
+    func write(kind: StoreKind) async throws {
+        let store = try await makeStore(kind)
         try await store.save(pulse(150, "p-1", at: 0), as: .system)
         #expect(names("patient", await healthError { try await store.save(pulse(40, alias, at: 2), as: .system) }))
         #expect(names("patient", await healthError { try await store.save(.bloodPressure(systolic: 120, diastolic: 80, patient: alias, at: t0), as: .system) }))
         #expect(try await store.samples(SampleQuery(.quantity(.heartRate), patient: "p-1"), as: .system).map(\.quantity?.value) == [150])
     }
 
-    @Test("the registry refuses such an identifier: saving, looking up, admitting, discharging, removing")
-    func registry() async throws {
-        let store = try SQLiteHealthStore.inMemory()
+    @Test("the registry refuses such an identifier: saving, looking up, admitting, discharging, removing", arguments: StoreKind.backends)
+    func registry(kind: StoreKind) async throws {
+        let store = try await makeStore(kind)
         try await store.save(Hospital(id: "h", name: "H"))
         try await store.save(HospitalSector(id: "icu", hospital: "h", name: "ICU"))
         try await store.save(Patient(id: "p-1", name: "Ann", sex: .female, bloodType: .abNegative))
@@ -70,9 +70,9 @@ struct SQLitePatientIDTests {
         #expect(ann?.name == "Ann" && ann?.sex == .female && ann?.sector == nil)
     }
 
-    @Test("a date of birth outside the years 0001–9999 is refused")
-    func dateOfBirth() async throws {
-        let store = try SQLiteHealthStore.inMemory()
+    @Test("a date of birth outside the years 0001–9999 is refused", arguments: StoreKind.backends)
+    func dateOfBirth(kind: StoreKind) async throws {
+        let store = try await makeStore(kind)
         for date in [Date(timeIntervalSince1970: 1e17), Date(timeIntervalSinceReferenceDate: .infinity), Date(timeIntervalSinceReferenceDate: .nan)] {
             #expect(names("dateOfBirth", await healthError { try await store.save(Patient(id: "p-1", name: "Ann", dateOfBirth: date)) }))
         }

@@ -20,9 +20,9 @@ struct SQLiteStatisticsTests {
         }
     }
 
-    @Test("statistics are in the canonical unit whatever unit the samples were saved in")
-    func canonicalUnit() async throws {
-        let store = try SQLiteHealthStore.inMemory()
+    @Test("statistics are in the canonical unit whatever unit the samples were saved in", arguments: StoreKind.backends)
+    func canonicalUnit(kind: StoreKind) async throws {
+        let store = try await makeStore(kind)
         try await store.save(
             [
                 .quantity(.bodyTemperature, 98.6, .degreeFahrenheit, patient: "p-1", at: at(0)),
@@ -34,9 +34,9 @@ struct SQLiteStatisticsTests {
         #expect(minimum.unit == .degreeCelsius && abs(minimum.value - 37) < 1e-9)
     }
 
-    @Test("a cumulative type has a sum, and no minimum, maximum or average")
-    func cumulative() async throws {
-        let store = try SQLiteHealthStore.inMemory()
+    @Test("a cumulative type has a sum, and no minimum, maximum or average", arguments: StoreKind.backends)
+    func cumulative(kind: StoreKind) async throws {
+        let store = try await makeStore(kind)
         try await store.save((0..<6).map { .quantity(.stepCount, Double(100 * ($0 + 1)), patient: "p-1", at: at(Double($0) * 10)) }, as: .system)
         let stats = try await store.statistics(.stepCount, patient: "p-1", from: at(0), to: at(30), as: .system)
         #expect(stats.count == 3)
@@ -44,9 +44,9 @@ struct SQLiteStatisticsTests {
         #expect(stats.minimum == nil && stats.maximum == nil && stats.average == nil && stats.mostRecent == nil)
     }
 
-    @Test("without samples the count is 0 and there are no values")
-    func empty() async throws {
-        let store = try SQLiteHealthStore.inMemory()
+    @Test("without samples the count is 0 and there are no values", arguments: StoreKind.backends)
+    func empty(kind: StoreKind) async throws {
+        let store = try await makeStore(kind)
         let stats = try await store.statistics(.heartRate, patient: "p-1", from: at(0), to: at(60), as: .system)
         #expect(stats == HealthStatistics(start: at(0), end: at(60), count: 0))
     }
@@ -66,9 +66,9 @@ struct SQLiteStatisticsTests {
         }
     }
 
-    @Test("cumulative buckets sum their samples; the last bucket may be shorter")
-    func cumulativeBuckets() async throws {
-        let store = try SQLiteHealthStore.inMemory()
+    @Test("cumulative buckets sum their samples; the last bucket may be shorter", arguments: StoreKind.backends)
+    func cumulativeBuckets(kind: StoreKind) async throws {
+        let store = try await makeStore(kind)
         try await store.save(
             [5, 25, 26, 70, 100].map { HealthSample.quantity(.stepCount, 10, patient: "p-1", at: at($0)) }, as: .system)
         let buckets = try await store.statisticsCollection(.stepCount, patient: "p-1", from: at(0), to: at(90), interval: 1800, as: .system)
@@ -76,9 +76,9 @@ struct SQLiteStatisticsTests {
         #expect(buckets.last?.end == at(90))
     }
 
-    @Test("a cumulative sample over a time interval is shared between buckets in proportion, as in HealthKit")
-    func cumulativeSamplesAreSplit() async throws {
-        let store = try SQLiteHealthStore.inMemory()
+    @Test("a cumulative sample over a time interval is shared between buckets in proportion, as in HealthKit", arguments: StoreKind.backends)
+    func cumulativeSamplesAreSplit(kind: StoreKind) async throws {
+        let store = try await makeStore(kind)
         try await store.save([
             HealthSample.quantity(.stepCount, 1000, patient: "p-1", at: at(0), end: at(120)),  // two hours
             HealthSample.quantity(.stepCount, 300, patient: "p-1", at: at(150), end: at(180)),  // within the last hour
@@ -95,9 +95,9 @@ struct SQLiteStatisticsTests {
         #expect(empty.isEmpty, "an empty range has no bucket (a sample spanning it used to trap)")
     }
 
-    @Test("an interval that is not positive, or too fine, and an end before the start are invalid")
-    func invalidIntervals() async throws {
-        let store = try SQLiteHealthStore.inMemory()
+    @Test("an interval that is not positive, or too fine, and an end before the start are invalid", arguments: StoreKind.backends)
+    func invalidIntervals(kind: StoreKind) async throws {
+        let store = try await makeStore(kind)
         for interval in [0, -60, .nan] as [TimeInterval] {
             let error = await healthError {
                 _ = try await store.statisticsCollection(.heartRate, patient: "p-1", from: at(0), to: at(60), interval: interval, as: .system)

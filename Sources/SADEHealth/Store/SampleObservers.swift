@@ -1,5 +1,4 @@
 import Foundation
-import SADEHealth
 import Synchronization
 
 /// The live streams of a store: each saved batch, once committed, goes to every
@@ -7,7 +6,7 @@ import Synchronization
 ///
 /// Publishing only yields into unbounded `AsyncStream` buffers, so a slow or
 /// abandoned reader never blocks a save; a stream that ends is forgotten.
-final class SampleObservers: Sendable {
+package final class SampleObservers: Sendable {
     private struct Observer {
         let type: HealthType
         let patient: PatientID?
@@ -17,8 +16,11 @@ final class SampleObservers: Sendable {
 
     private let observers = Mutex<[UUID: Observer]>([:])
 
+    /// No streams yet.
+    package init() {}
+
     /// A stream of the samples of `type` (and `patient`) that `principal` may read.
-    func stream(of type: HealthType, patient: PatientID?, principal: Principal) -> AsyncStream<HealthSample> {
+    package func stream(of type: HealthType, patient: PatientID?, principal: Principal) -> AsyncStream<HealthSample> {
         let (stream, continuation) = AsyncStream.makeStream(of: HealthSample.self)
         let id = UUID()
         continuation.onTermination = { [weak self] _ in
@@ -29,11 +31,11 @@ final class SampleObservers: Sendable {
     }
 
     /// How many streams are open.
-    var count: Int { observers.withLock { $0.count } }
+    package var count: Int { observers.withLock { $0.count } }
 
     /// Hands committed samples to the matching streams. A correlation reaches the
     /// streams of its type, and its members those of the member types.
-    func publish(_ samples: [HealthSample], grants: [AccessGrant]) {
+    package func publish(_ samples: [HealthSample], grants: [AccessGrant]) {
         let current = observers.withLock { Array($0.values) }
         guard !current.isEmpty else { return }
         var candidates: [HealthSample] = []

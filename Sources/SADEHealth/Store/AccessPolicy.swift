@@ -1,40 +1,38 @@
-import SADEHealth
-
 /// What one principal may do, from its grants: the check every operation makes.
 ///
 /// A correlation is covered only when its own type and every member type are (its
 /// members are samples of those types); a principal of kind `system` (such as
 /// ``Principal/system``) may do everything.
-struct AccessPolicy: Sendable {
+package struct AccessPolicy: Sendable {
     /// Whose policy.
-    let principal: Principal
+    package let principal: Principal
     /// The principal's grants.
-    let grants: [AccessGrant]
+    package let grants: [AccessGrant]
 
     /// The policy of `principal` among `grants` (which may hold everyone's).
-    init(_ principal: Principal, grants: [AccessGrant]) {
+    package init(_ principal: Principal, grants: [AccessGrant]) {
         self.principal = principal
         self.grants = principal.kind == .system ? [] : grants.filter { $0.principal == principal }
     }
 
     /// Whether the principal is the platform itself.
-    var isSystem: Bool { principal.kind == .system }
+    package var isSystem: Bool { principal.kind == .system }
 
     /// Whether `access` to `type` of `patient` is allowed.
-    func allows(_ access: AccessMode, _ type: HealthType, of patient: PatientID) -> Bool {
+    package func allows(_ access: AccessMode, _ type: HealthType, of patient: PatientID) -> Bool {
         if isSystem { return true }
         return Self.coveredTypes(type).allSatisfy { covered in grants.contains { $0.covers(access, covered, of: patient) } }
     }
 
     /// Throws ``HealthError/notAuthorized(principal:access:type:patient:)`` unless allowed.
-    func require(_ access: AccessMode, _ type: HealthType, of patient: PatientID) throws(HealthError) {
+    package func require(_ access: AccessMode, _ type: HealthType, of patient: PatientID) throws(HealthError) {
         guard allows(access, type, of: patient) else {
             throw .notAuthorized(principal: principal, access: access, type: type.identifier, patient: patient)
         }
     }
 
     /// The patients whose `type` may be accessed: `nil` for every patient.
-    func patients(_ access: AccessMode, _ type: HealthType) -> Set<PatientID>? {
+    package func patients(_ access: AccessMode, _ type: HealthType) -> Set<PatientID>? {
         if isSystem { return nil }
         var allowed: Set<PatientID>?  // every patient, until a type narrows it
         for covered in Self.coveredTypes(type) {
@@ -48,7 +46,7 @@ struct AccessPolicy: Sendable {
     }
 
     /// The types a grant must cover to reach samples of `type`.
-    static func coveredTypes(_ type: HealthType) -> [HealthType] {
+    package static func coveredTypes(_ type: HealthType) -> [HealthType] {
         guard case .correlation(let correlation) = type else { return [type] }
         return [type] + correlation.memberTypes.sorted { $0.rawValue < $1.rawValue }.map(HealthType.quantity)
     }

@@ -1,0 +1,98 @@
+import Foundation
+import PostgresNIO
+import SADEHealth
+import SADEPostgres
+
+/// The health store and clinical registry on PostgreSQL, for several nodes sharing
+/// one database; the same behaviour as `SQLiteHealthStore` (one conformance suite
+/// runs against both).
+///
+/// Anchored queries hold across nodes: every change takes its number from one
+/// counter row whose lock the writer keeps until it commits, so a reader never sees
+/// change n before a change numbered below it. ``observe(_:patient:as:)`` hears the
+/// saves made through this store object.
+///
+/// ```swift
+/// let database = try await PostgresPool.connect(PostgresLocation(url: "postgres://sade@db/sade"))
+/// let store = try await PostgresHealthStore(database)
+/// ```
+public final class PostgresHealthStore: HealthStore, ClinicalRegistry {
+    /// The database, shared with the node's other stores.
+    public let database: PostgresPool
+    /// The live streams of ``observe(_:patient:as:)``.
+    let observers = SampleObservers()
+    /// The migrations' store name.
+    static let migrationStore = "health"
+
+    /// Wraps `database` and brings its schema up to date (safe when several nodes start at once).
+    ///
+    /// - Throws: ``HealthError/storage(_:)`` when a migration fails.
+    public init(_ database: PostgresPool) async throws(HealthError) {
+        self.database = database
+        do {
+            try await database.migrate(Self.migrationStore, PostgresHealthSchema.migrations)
+        } catch {
+            throw HealthError(postgres: error, while: "migrating the schema")
+        }
+    }
+
+    /// The names of the migrations this database has run, oldest first.
+    public func appliedMigrations() async throws(HealthError) -> [String] {
+        do {
+            return try await database.migrate(Self.migrationStore, [])
+        } catch {
+            throw HealthError(postgres: error, while: "reading the migrations")
+        }
+    }
+
+    /// How many rows `table` holds (for tests and diagnostics).
+    func rowCount(_ table: String) async throws(HealthError) -> Int {
+        try await read { connection in
+            try await connection.rows(PostgresQuery(unsafeSQL: "SELECT COUNT(*) FROM \"\(table)\""), database).first?.decode(Int.self) ?? 0
+        }
+    }
+
+    /// How many streams of ``observe(_:patient:as:)`` are open.
+    var observerCount: Int { observers.count }
+
+    // MARK: Database access with typed errors
+
+    /// Runs `body` in a read-write transaction; any error becomes a ``HealthError``.
+    func write<T: Sendable>(_ body: (PostgresConnection) async throws -> T) async throws(HealthError) -> T {
+        do {
+            return try await database.transaction(.readCommitted, body)
+        } catch {
+            throw HealthError(postgres: error, while: "writing")
+        }
+    }
+
+    /// Runs `body` in a read-only transaction on one snapshot; any error becomes a ``HealthError``.
+    func read<T: Sendable>(_ body: (PostgresConnection) async throws -> T) async throws(HealthError) -> T {
+        do {
+            return try await database.transaction(.snapshot, body)
+        } catch {
+            throw HealthError(postgres: error, while: "reading")
+        }
+    }
+}
+
+extension HealthError {
+    /// Maps an error thrown inside a database access: a ``HealthError`` thrown by our
+    /// own code passes through; a database error becomes ``HealthError/storage(_:)``
+    /// (a unique violation ``HealthError/duplicate(_:)``).
+    init(postgres error: any Error, while doing: String) {
+        if let error = error as? HealthError {
+            self = error
+            return
+        }
+        let failure = PostgresFailure(error)
+        self = failure.isUniqueViolation ? .duplicate(failure.message) : .storage("\(doing): \(failure)")
+    }
+}
+
+extension PostgresConnection {
+    /// Runs `query` and collects its rows, with the store's logger.
+    func rows(_ query: PostgresQuery, _ database: PostgresPool) async throws -> [PostgresRow] {
+        try await self.query(query, logger: database.logger).collect()
+    }
+}

@@ -1,0 +1,182 @@
+import Foundation
+import Logging
+import PostgresNIO
+
+/// One PostgreSQL database shared by the stores of a node: a pool of connections
+/// (PostgresNIO's `PostgresClient`, run by the database itself), transactions, and
+/// migrations that any number of nodes may run at once.
+///
+/// ```swift
+/// let database = try await PostgresPool.connect(PostgresLocation(url: "postgres://sade@db/sade"))
+/// defer { Task { await database.close() } }
+/// ```
+public final class PostgresPool: Sendable {
+    /// Where the database is.
+    public let location: PostgresLocation
+    /// The pool.
+    let client: PostgresClient
+    /// Runs the pool until ``close()``.
+    private let runner: Task<Void, Never>
+    /// For PostgresNIO's queries and transactions.
+    public let logger: Logger
+
+    private init(location: PostgresLocation, client: PostgresClient, logger: Logger) {
+        self.location = location
+        self.client = client
+        self.logger = logger
+        runner = Task { await client.run() }
+    }
+
+    /// Opens a pool of at most `maximumConnections` to `location` and checks that the
+    /// server answers.
+    ///
+    /// - Throws: ``PostgresFailure`` with ``PostgresFailure/isUnavailable`` set when the
+    ///   server cannot be reached within `timeout` or refuses the login.
+    public static func connect(
+        _ location: PostgresLocation, maximumConnections: Int = 20, timeout: Duration = .seconds(5),
+        logger: Logger = Logger(label: "sade.postgres")
+    ) async throws(PostgresFailure) -> PostgresPool {
+        var configuration = location.configuration
+        configuration.options.maximumConnections = maximumConnections
+        configuration.options.connectTimeout = timeout
+        let database = PostgresPool(
+            location: location, client: PostgresClient(configuration: configuration, backgroundLogger: logger), logger: logger)
+        do {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { try await database.client.query("SELECT 1") }
+                group.addTask {
+                    try await Task.sleep(for: timeout)
+                    throw PostgresFailure(unavailable: "no answer from \(location) within \(timeout)")
+                }
+                try await group.next()
+                group.cancelAll()
+            }
+        } catch {
+            await database.close()
+            var failure = PostgresFailure(error)
+            failure.isUnavailable = true
+            failure.message = "cannot connect to \(location): \(failure.message)"
+            throw failure
+        }
+        return database
+    }
+
+    /// Closes every connection; queries after this fail.
+    public func close() async {
+        runner.cancel()
+        await runner.value
+    }
+
+    deinit { runner.cancel() }
+
+    // MARK: Queries
+
+    /// Runs one statement on a pooled connection and collects its rows.
+    ///
+    /// - Throws: ``PostgresFailure``.
+    @discardableResult
+    public func query(_ query: PostgresQuery) async throws(PostgresFailure) -> [PostgresRow] {
+        do {
+            return try await client.withConnection { connection in
+                try await connection.query(query, logger: self.logger).collect()
+            }
+        } catch {
+            throw PostgresFailure(error)
+        }
+    }
+
+    /// Runs `body` in a transaction on one pooled connection (`BEGIN` … `COMMIT`, or
+    /// `ROLLBACK` when it throws); `isolation` is sent with the `BEGIN`.
+    ///
+    /// - Throws: what `body` threw when it is not a database error, else ``PostgresFailure``.
+    public func transaction<Result: Sendable>(
+        _ isolation: TransactionIsolation = .readCommitted, _ body: (PostgresConnection) async throws -> Result
+    ) async throws -> Result {
+        do {
+            return try await client.withConnection { connection in
+                try await connection.query(PostgresQuery(unsafeSQL: "BEGIN ISOLATION LEVEL \(isolation.rawValue)"), logger: logger)
+                let result: Result
+                do {
+                    result = try await body(connection)
+                } catch {
+                    _ = try? await connection.query("ROLLBACK", logger: logger)
+                    throw error
+                }
+                try await connection.query("COMMIT", logger: logger)
+                return result
+            }
+        } catch let error as PSQLError {
+            throw PostgresFailure(error)
+        }
+    }
+
+    /// How a transaction sees the others.
+    public enum TransactionIsolation: String, Sendable {
+        /// Each statement sees what was committed before it began.
+        case readCommitted = "READ COMMITTED"
+        /// Every statement sees one snapshot, taken at the first; read only.
+        case snapshot = "REPEATABLE READ READ ONLY"
+    }
+
+    // MARK: Migrations
+
+    /// A named change to the schema; run once per database.
+    public struct Migration: Sendable {
+        public let name: String
+        /// Its statements, run one by one (PostgreSQL prepares one statement at a time).
+        public let statements: [String]
+
+        /// A migration from SQL text whose statements each end a line with `;`.
+        public init(_ name: String, _ sql: String) {
+            self.name = name
+            var statements: [String] = [], current: [Substring] = []
+            for line in sql.split(separator: "\n", omittingEmptySubsequences: false) {
+                let code = line.split(separator: "--", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+                current.append(code)
+                if code.trimmingCharacters(in: .whitespaces).hasSuffix(";") {
+                    statements.append(current.joined(separator: "\n"))
+                    current = []
+                }
+            }
+            let rest = current.joined(separator: "\n").trimmingCharacters(in: .whitespacesAndNewlines)
+            if !rest.isEmpty { statements.append(rest) }
+            self.statements = statements
+        }
+    }
+
+    /// Runs the migrations of `store` this database has not seen, in order, each in the
+    /// transaction that records it. Nodes starting together take turns on an advisory
+    /// lock, so each migration runs once.
+    ///
+    /// - Returns: the names of every migration of `store` the database has run, oldest first.
+    @discardableResult
+    public func migrate(_ store: String, _ migrations: [Migration]) async throws(PostgresFailure) -> [String] {
+        do {
+            return try await transaction { connection in
+                try await connection.query("SELECT pg_advisory_xact_lock(hashtext('sade_migrations'))", logger: logger)
+                try await connection.query(
+                    """
+                    CREATE TABLE IF NOT EXISTS sade_migration (
+                        store TEXT NOT NULL, name TEXT NOT NULL, applied_at TIMESTAMPTZ NOT NULL DEFAULT now(),
+                        PRIMARY KEY (store, name))
+                    """, logger: logger)
+                var applied: [String] = []
+                for try await name in try await connection.query(
+                    "SELECT name FROM sade_migration WHERE store = \(store) ORDER BY applied_at, name", logger: logger
+                ).decode(String.self) {
+                    applied.append(name)
+                }
+                for migration in migrations where !applied.contains(migration.name) {
+                    for statement in migration.statements {
+                        try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+                    }
+                    try await connection.query("INSERT INTO sade_migration (store, name) VALUES (\(store), \(migration.name))", logger: logger)
+                    applied.append(migration.name)
+                }
+                return applied
+            }
+        } catch {
+            throw PostgresFailure(error)
+        }
+    }
+}

@@ -1,0 +1,164 @@
+import Foundation
+import Synchronization
+
+/// A throwaway PostgreSQL cluster for this test process: `initdb` into a temporary
+/// folder and `pg_ctl start` on a free loopback port, once, on first use; each test
+/// takes a database of its own (``makeDatabase()``). A watcher stops the server and
+/// removes the folder when the test process ends, however it ends.
+///
+/// PostgreSQL refuses to run as root, so under root (as in CI) the server runs as the
+/// `postgres` user that Debian's `postgresql` package creates.
+public final class PostgresTestServer: Sendable {
+    /// The loopback port the server listens on.
+    public let port: Int
+    /// The cluster's folder (data, socket, log).
+    public let folder: String
+    /// The server's programs (`initdb`, `pg_ctl`, `createdb`, …).
+    private let binaries: String
+
+    private init(port: Int, folder: String, binaries: String) {
+        self.port = port
+        self.folder = folder
+        self.binaries = binaries
+    }
+
+    private static let started = Mutex<Task<PostgresTestServer, any Error>?>(nil)
+
+    /// The server of this test process, started on first use.
+    ///
+    /// - Throws: ``MissingTestTool`` when PostgreSQL is not installed; an error with
+    ///   the server's log when it does not start.
+    public static func shared() async throws -> PostgresTestServer {
+        let task = started.withLock { task in
+            if let task { return task }
+            let new = Task.detached { try start() }
+            task = new
+            return new
+        }
+        return try await task.value
+    }
+
+    /// A new, empty database on the shared server; its `postgres://` URL.
+    public static func makeDatabase() async throws -> String {
+        let server = try await shared()
+        let name = "test_\(UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: ""))"
+        try server.run("createdb", ["-h", "127.0.0.1", "-p", "\(server.port)", "-U", "postgres", name])
+        return server.url(name)
+    }
+
+    /// The URL of database `name` on this server.
+    public func url(_ name: String) -> String { "postgres://postgres@127.0.0.1:\(port)/\(name)?sslmode=disable" }
+
+    /// Stops the server at once (a crash, as far as clients can tell).
+    public func stop() throws { try run("pg_ctl", ["-D", "\(folder)/data", "-m", "immediate", "-w", "stop"], asServer: true) }
+
+    /// Starts a stopped server again, on the same port.
+    public func restart() throws {
+        try run("pg_ctl", ["-D", "\(folder)/data", "-l", "\(folder)/log", "-w", "start"], asServer: true)
+    }
+
+    // MARK: Starting
+
+    private static func start() throws -> PostgresTestServer {
+        guard let binaries = findBinaries() else { throw MissingTestTool(what: "PostgreSQL (initdb, pg_ctl; Debian's postgresql)") }
+        let folder = "/tmp/sade-pg-\(getpid())-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let isRoot = getuid() == 0
+        if isRoot { try runProcess("/bin/chown", ["postgres:postgres", folder]) }
+        let port = try closedPort()
+        let server = PostgresTestServer(port: port, folder: folder, binaries: binaries)
+        try server.run("initdb", ["-D", "\(folder)/data", "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-sync", "--locale=C"], asServer: true)
+        let settings = """
+            port = \(port)
+            listen_addresses = '127.0.0.1'
+            unix_socket_directories = '\(folder)'
+            fsync = off
+            synchronous_commit = off
+            full_page_writes = off
+            max_connections = 300
+            """
+        try settings.appendLine(to: "\(folder)/data/postgresql.conf")
+        server.watch(parent: getpid())
+        try server.restart()
+        return server
+    }
+
+    /// Stops the server and removes its folder once process `parent` has ended.
+    private func watch(parent: pid_t) {
+        let script = """
+            while kill -0 \(parent) 2>/dev/null; do sleep 1; done
+            \(isRootPrefix)\(binaries)/pg_ctl -D \(folder)/data -m immediate stop >/dev/null 2>&1
+            rm -rf \(folder)
+            """
+        let watcher = Process()
+        watcher.executableURL = URL(fileURLWithPath: "/bin/sh")
+        watcher.arguments = ["-c", script]
+        watcher.standardOutput = FileHandle.nullDevice
+        watcher.standardError = FileHandle.nullDevice
+        try? watcher.run()
+    }
+
+    private var isRootPrefix: String { getuid() == 0 ? "/usr/sbin/runuser -u postgres -- " : "" }
+
+    /// Debian's `/usr/lib/postgresql/<version>/bin` (the newest), else the folder of `initdb` on the path.
+    private static func findBinaries() -> String? {
+        let debian = "/usr/lib/postgresql"
+        let versions = ((try? FileManager.default.contentsOfDirectory(atPath: debian)) ?? []).compactMap(Int.init).sorted()
+        if let newest = versions.last, FileManager.default.isExecutableFile(atPath: "\(debian)/\(newest)/bin/initdb") {
+            return "\(debian)/\(newest)/bin"
+        }
+        return TestTools.locate("initdb").map { URL(fileURLWithPath: $0).deletingLastPathComponent().path }
+    }
+
+    /// Runs one of the server's programs to the end, as the server's user when asked.
+    private func run(_ program: String, _ arguments: [String], asServer: Bool = false) throws {
+        if asServer && getuid() == 0 {
+            try Self.runProcess("/usr/sbin/runuser", ["-u", "postgres", "--", "\(binaries)/\(program)"] + arguments, log: "\(folder)/log")
+        } else {
+            try Self.runProcess("\(binaries)/\(program)", arguments, log: "\(folder)/log")
+        }
+    }
+
+    /// Runs a program to the end. Its output goes to a file, not a pipe: `pg_ctl start`
+    /// leaves the server running, and a server holding a pipe open would never let a
+    /// reader see its end.
+    private static func runProcess(_ executable: String, _ arguments: [String], log: String? = nil) throws {
+        let outputPath = NSTemporaryDirectory() + "sade-pg-output-\(UUID().uuidString)"
+        FileManager.default.createFile(atPath: outputPath, contents: nil)
+        defer { try? FileManager.default.removeItem(atPath: outputPath) }
+        let output = FileHandle(forWritingAtPath: outputPath) ?? FileHandle.nullDevice
+        // Foundation watches a child through a socket the child inherits; a server started
+        // by `pg_ctl` would keep it open and the wait would never end, so every descriptor
+        // above standard error is closed before the program runs.
+        let closeInherited = #"for fd in /proc/$$/fd/*; do n=${fd##*/}; [ "$n" -gt 2 ] && eval "exec $n>&-"; done; exec "$@""#
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = ["-c", closeInherited, "run", executable] + arguments
+        process.standardOutput = output
+        process.standardError = output
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        try? output.close()
+        guard process.terminationStatus == 0 else {
+            let printed = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
+            let serverLog = log.flatMap { try? String(contentsOfFile: $0, encoding: .utf8) }.map { "\nserver log:\n\($0.suffix(2000))" } ?? ""
+            throw PostgresTestServerError(
+                description: "\(executable) \(arguments.joined(separator: " ")) failed (\(process.terminationStatus)): \(printed)\(serverLog)")
+        }
+    }
+}
+
+/// The test cluster could not be made or started.
+public struct PostgresTestServerError: Error, CustomStringConvertible {
+    public let description: String
+}
+
+extension String {
+    fileprivate func appendLine(to path: String) throws {
+        guard let handle = FileHandle(forWritingAtPath: path) else { throw PostgresTestServerError(description: "cannot write \(path)") }
+        defer { try? handle.close() }
+        handle.seekToEndOfFile()
+        handle.write(Data(("\n" + self + "\n").utf8))
+    }
+}
