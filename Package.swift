@@ -70,7 +70,10 @@ let package = Package(
         // migrations nodes may run at once (PostgresNIO).
         .target(
             name: "SADEPostgres",
-            dependencies: [.product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log")]
+            dependencies: [
+                .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "_ConnectionPoolModule", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         // The health store and clinical registry on PostgreSQL.
         .target(
@@ -187,6 +190,10 @@ let package = Package(
         .testTarget(
             name: "SADEHealthTests",
             dependencies: ["SADEHealth", "SADEHealthSQLite", "SADEHealthPostgres", "SADECore", "sade", "SADETestSupport"]
+        ),
+        .testTarget(
+            name: "SADEPostgresTests",
+            dependencies: ["SADEPostgres", "SADEHealth", "SADEHealthPostgres", "SADETestSupport"]
         ),
         .testTarget(
             name: "SADENotificationTests",

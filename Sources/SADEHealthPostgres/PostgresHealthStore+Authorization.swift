@@ -12,7 +12,7 @@ extension PostgresHealthStore {
         for patient in grant.patients ?? [] {
             try patient.validate()
         }
-        try await write { connection in
+        try await write { [database] connection in
             try await connection.rows(
                 """
                 INSERT INTO access_grant (principal_kind, principal_name, access, types, patients)
@@ -25,7 +25,7 @@ extension PostgresHealthStore {
     /// Withdraws every permission of `principal` for `access`.
     public func revokeAll(_ access: AccessMode, from principal: Principal) async throws(HealthError) {
         try HealthText.validateIdentifier(principal.name, field: "principal")
-        try await write { connection in
+        try await write { [database] connection in
             try await connection.rows(
                 """
                 DELETE FROM access_grant
@@ -43,7 +43,7 @@ extension PostgresHealthStore {
 
     /// Every grant of `principal` (every grant when `nil`).
     public func grants(of principal: Principal? = nil) async throws(HealthError) -> [AccessGrant] {
-        try await read { connection in try await PostgresGrantRows.fetch(of: principal, connection, database) }
+        try await read { [database] connection in try await PostgresGrantRows.fetch(of: principal, connection, database) }
     }
 
     /// The policy of `principal` as the database holds it now.

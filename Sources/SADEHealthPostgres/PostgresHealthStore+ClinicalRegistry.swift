@@ -10,7 +10,7 @@ extension PostgresHealthStore {
         try HealthText.validateIdentifier(hospital.id, field: "id")
         try HealthText.validateFreeText(hospital.name, field: "name")
         try HealthText.validateFreeText(hospital.address, field: "address")
-        try await write { connection in
+        try await write { [database] connection in
             try await connection.rows(
                 """
                 INSERT INTO hospital (id, name, address) VALUES (\(hospital.id), \(hospital.name), \(hospital.address))
@@ -28,7 +28,7 @@ extension PostgresHealthStore {
         try HealthText.validateIdentifier(sector.hospital, field: "hospital")
         try HealthText.validateFreeText(sector.name, field: "name")
         for address in sector.mailingList { try HealthText.validateFreeText(address, field: "mailingList") }
-        try await write { connection in
+        try await write { [database] connection in
             guard try await Self.exists("hospital", sector.hospital, connection, database) else {
                 throw HealthError.invalidValue(field: "hospital", reason: "no hospital '\(sector.hospital)' is registered")
             }
@@ -47,7 +47,7 @@ extension PostgresHealthStore {
     ///   record is not valid, or `sector` when it is set to a sector that is not registered.
     public func save(_ patient: Patient) async throws(HealthError) {
         try patient.validate()
-        try await write { connection in
+        try await write { [database] connection in
             if let sector = patient.sector, try await !Self.exists("sector", sector, connection, database) {
                 throw HealthError.invalidValue(field: "sector", reason: "no sector '\(sector)' is registered")
             }
@@ -76,7 +76,7 @@ extension PostgresHealthStore {
         for (field, text) in [("name", worker.name), ("licence", worker.licence), ("email", worker.email), ("phone", worker.phone)] {
             try HealthText.validateFreeText(text, field: field)
         }
-        try await write { connection in
+        try await write { [database] connection in
             for sector in worker.sectors.sorted() where try await !Self.exists("sector", sector, connection, database) {
                 throw HealthError.invalidValue(field: "sectors", reason: "no sector '\(sector)' is registered")
             }
@@ -97,7 +97,7 @@ extension PostgresHealthStore {
 
     /// Every hospital, by name.
     public func hospitals() async throws(HealthError) -> [Hospital] {
-        try await read { connection in
+        try await read { [database] connection in
             try await connection.rows("SELECT id, name, address FROM hospital ORDER BY name, id", database).map { row in
                 let (id, name, address) = try row.decode((String, String, String?).self)
                 return Hospital(id: id, name: name, address: address)
@@ -108,7 +108,7 @@ extension PostgresHealthStore {
     /// The sectors of `hospital` (every sector when `nil`), by name.
     public func sectors(of hospital: HospitalID?) async throws(HealthError) -> [HospitalSector] {
         if let hospital { try HealthText.validateIdentifier(hospital, field: "hospital") }
-        return try await read { connection in
+        return try await read { [database] connection in
             try await connection.rows(
                 """
                 SELECT id, hospital, name, mailing_list FROM sector
@@ -124,7 +124,7 @@ extension PostgresHealthStore {
     /// The patient, if registered.
     public func patient(_ id: PatientID) async throws(HealthError) -> Patient? {
         try id.validate()
-        return try await read { connection in
+        return try await read { [database] connection in
             try await connection.rows(PostgresQuery(unsafeSQL: "SELECT \(Self.patientColumns) FROM patient WHERE id = $1", binds: Self.binds(id.rawValue)), database)
                 .first.map(Self.patient)
         }
@@ -133,7 +133,7 @@ extension PostgresHealthStore {
     /// The patients interned in `sector` (every patient when `nil`), by name.
     public func patients(in sector: SectorID?) async throws(HealthError) -> [Patient] {
         if let sector { try HealthText.validateIdentifier(sector, field: "sector") }
-        return try await read { connection in
+        return try await read { [database] connection in
             try await connection.rows(
                 PostgresQuery(
                     unsafeSQL: "SELECT \(Self.patientColumns) FROM patient WHERE $1::TEXT IS NULL OR sector = $1 ORDER BY name, id",
@@ -145,7 +145,7 @@ extension PostgresHealthStore {
     /// The worker, if registered.
     public func worker(_ id: StaffID) async throws(HealthError) -> HealthCareWorker? {
         try HealthText.validateIdentifier(id, field: "worker")
-        return try await read { connection in
+        return try await read { [database] connection in
             guard let row = try await connection.rows(
                 PostgresQuery(unsafeSQL: "SELECT \(Self.workerColumns) FROM worker WHERE id = $1", binds: Self.binds(id)), database).first
             else { return nil }
@@ -156,7 +156,7 @@ extension PostgresHealthStore {
     /// The workers assigned to `sector` (every worker when `nil`), by name.
     public func workers(in sector: SectorID?) async throws(HealthError) -> [HealthCareWorker] {
         if let sector { try HealthText.validateIdentifier(sector, field: "sector") }
-        return try await read { connection in
+        return try await read { [database] connection in
             var workers: [HealthCareWorker] = []
             for row in try await connection.rows(
                 PostgresQuery(
@@ -178,7 +178,7 @@ extension PostgresHealthStore {
         try patient.validate()
         try HealthText.validateIdentifier(sector, field: "sector")
         try HealthText.validateFreeText(bed, field: "bed")
-        try await write { connection in
+        try await write { [database] connection in
             guard try await Self.exists("patient", patient.rawValue, connection, database) else { throw HealthError.notFound("patient \(patient)") }
             guard try await Self.exists("sector", sector, connection, database) else { throw HealthError.notFound("sector \(sector)") }
             try await connection.rows("UPDATE patient SET sector = \(sector), bed = \(bed) WHERE id = \(patient.rawValue)", database)
@@ -190,7 +190,7 @@ extension PostgresHealthStore {
     /// - Throws: ``HealthError/notFound(_:)`` for an unknown patient.
     public func discharge(_ patient: PatientID) async throws(HealthError) {
         try patient.validate()
-        try await write { connection in
+        try await write { [database] connection in
             let updated = try await connection.rows(
                 "UPDATE patient SET sector = NULL, bed = NULL WHERE id = \(patient.rawValue) RETURNING id", database)
             guard !updated.isEmpty else { throw HealthError.notFound("patient \(patient)") }
@@ -203,7 +203,7 @@ extension PostgresHealthStore {
     /// - Throws: ``HealthError/notFound(_:)`` when there is neither such a patient nor a sample about them.
     public func remove(_ patient: PatientID) async throws(HealthError) {
         try patient.validate()
-        try await write { connection in
+        try await write { [database] connection in
             let samples = try await PostgresSampleDeletion.delete(patient: patient, connection, database)
             let removed = try await connection.rows("DELETE FROM patient WHERE id = \(patient.rawValue) RETURNING id", database)
             guard !removed.isEmpty || samples > 0 else { throw HealthError.notFound("patient \(patient)") }

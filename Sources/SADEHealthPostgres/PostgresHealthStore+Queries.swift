@@ -13,7 +13,7 @@ extension PostgresHealthStore {
     ///   holds only the patients the principal may read.
     public func samples(_ query: SampleQuery, as principal: Principal) async throws(HealthError) -> [HealthSample] {
         if let limit = query.limit, limit < 0 { throw .invalidValue(field: "limit", reason: "must not be negative") }
-        return try await read { connection in
+        return try await read { [database] connection in
             let policy = AccessPolicy(principal, grants: try await PostgresGrantRows.fetch(of: principal, connection, database))
             var filter = try PostgresSampleFilter(query.type, patient: query.patient, policy: policy)
             if filter.matchesNothing || query.limit == 0 { return [] }
@@ -47,7 +47,7 @@ extension PostgresHealthStore {
         _ types: [HealthType], patient: PatientID?, since anchors: [String: HealthAnchor], limit: Int?, as principal: Principal
     ) async throws(HealthError) -> [String: AnchoredChanges] {
         if let limit, limit < 1 { throw .invalidValue(field: "limit", reason: "must be at least 1") }
-        return try await read { connection in
+        return try await read { [database] connection in
             let policy = AccessPolicy(principal, grants: try await PostgresGrantRows.fetch(of: principal, connection, database))
             let last = try await connection.rows("SELECT last FROM change_counter WHERE id = 1", database).first?.decode(Int64.self) ?? 0
             var changes: [String: AnchoredChanges] = [:]

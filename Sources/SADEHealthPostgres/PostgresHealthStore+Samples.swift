@@ -16,8 +16,9 @@ extension PostgresHealthStore {
         for sample in samples {
             try sample.validate()
         }
-        var rows = try PostgresSampleRows(samples)
-        let grants = try await write { connection in
+        let batch = try PostgresSampleRows(samples)
+        let grants = try await write { [database] connection in
+            var rows = batch
             let grants = try await PostgresGrantRows.fetch(of: nil, connection, database)
             let policy = AccessPolicy(principal, grants: grants)
             for sample in samples {
@@ -47,7 +48,7 @@ extension PostgresHealthStore {
     @discardableResult
     public func delete(_ ids: [UUID], as principal: Principal) async throws(HealthError) -> Int {
         guard !ids.isEmpty else { return 0 }
-        return try await write { connection in
+        return try await write { [database] connection in
             let policy = AccessPolicy(principal, grants: try await PostgresGrantRows.fetch(of: principal, connection, database))
             let rows = try await connection.rows(
                 """

@@ -31,7 +31,7 @@ extension PostgresHealthStore {
     /// rows are spread over the buckets by ``StatisticsBuckets/proportionalSums(_:)``.
     private func aggregate(_ buckets: StatisticsBuckets, patient: PatientID, as principal: Principal) async throws(HealthError) -> [HealthStatistics] {
         try patient.validate()
-        return try await read { connection in
+        return try await read { [database] connection in
             let policy = AccessPolicy(principal, grants: try await PostgresGrantRows.fetch(of: principal, connection, database))
             try policy.require(.read, .quantity(buckets.type), of: patient)
             if buckets.type.aggregation == .cumulative {

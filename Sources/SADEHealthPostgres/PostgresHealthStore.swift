@@ -47,7 +47,7 @@ public final class PostgresHealthStore: HealthStore, ClinicalRegistry {
 
     /// How many rows `table` holds (for tests and diagnostics).
     func rowCount(_ table: String) async throws(HealthError) -> Int {
-        try await read { connection in
+        try await read { [database] connection in
             try await connection.rows(PostgresQuery(unsafeSQL: "SELECT COUNT(*) FROM \"\(table)\""), database).first?.decode(Int.self) ?? 0
         }
     }
@@ -58,7 +58,7 @@ public final class PostgresHealthStore: HealthStore, ClinicalRegistry {
     // MARK: Database access with typed errors
 
     /// Runs `body` in a read-write transaction; any error becomes a ``HealthError``.
-    func write<T: Sendable>(_ body: (PostgresConnection) async throws -> T) async throws(HealthError) -> T {
+    func write<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws(HealthError) -> T {
         do {
             return try await database.transaction(.readCommitted, body)
         } catch {
@@ -67,7 +67,7 @@ public final class PostgresHealthStore: HealthStore, ClinicalRegistry {
     }
 
     /// Runs `body` in a read-only transaction on one snapshot; any error becomes a ``HealthError``.
-    func read<T: Sendable>(_ body: (PostgresConnection) async throws -> T) async throws(HealthError) -> T {
+    func read<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws(HealthError) -> T {
         do {
             return try await database.transaction(.snapshot, body)
         } catch {

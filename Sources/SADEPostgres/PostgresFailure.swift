@@ -1,4 +1,5 @@
 import PostgresNIO
+import _ConnectionPoolModule
 
 /// A database error in words, with what callers decide on: PostgreSQL's SQLSTATE
 /// (`23505` a unique violation, …) and whether the server could not be reached, so
@@ -43,6 +44,9 @@ public struct PostgresFailure: Error, Sendable, CustomStringConvertible {
                 message: error.serverInfo?[.message] ?? error.underlying.map { "\(error.code): \($0)" } ?? "\(error.code)",
                 constraint: error.serverInfo?[.constraintName],
                 isUnavailable: unreachableCodes.contains(error.code) || (sqlState.map { $0.hasPrefix("08") || $0.hasPrefix("57P") } ?? false))
+        case let error as ConnectionPoolError:
+            // The pool gave up making connections (its circuit breaker) or was shut down.
+            self.init(message: "connection pool: \(error)", isUnavailable: true)
         case is CancellationError:
             self.init(message: "cancelled")
         default:

@@ -1,6 +1,8 @@
 import Foundation
 import Logging
 import PostgresNIO
+import Synchronization
+import _ConnectionPoolModule
 
 /// One PostgreSQL database shared by the stores of a node: a pool of connections
 /// (PostgresNIO's `PostgresClient`, run by the database itself), transactions, and
@@ -19,16 +21,20 @@ public final class PostgresPool: Sendable {
     private let runner: Task<Void, Never>
     /// For PostgresNIO's queries and transactions.
     public let logger: Logger
+    /// How long a request waits for a connection before it fails as unavailable.
+    public let leaseTimeout: Duration
 
-    private init(location: PostgresLocation, client: PostgresClient, logger: Logger) {
+    private init(location: PostgresLocation, client: PostgresClient, logger: Logger, leaseTimeout: Duration) {
         self.location = location
         self.client = client
         self.logger = logger
+        self.leaseTimeout = leaseTimeout
         runner = Task { await client.run() }
     }
 
     /// Opens a pool of at most `maximumConnections` to `location` and checks that the
-    /// server answers.
+    /// server answers; `timeout` bounds the connection attempt and, later, how long a
+    /// request waits for a connection (``leaseTimeout``).
     ///
     /// - Throws: ``PostgresFailure`` with ``PostgresFailure/isUnavailable`` set when the
     ///   server cannot be reached within `timeout` or refuses the login.
@@ -40,7 +46,8 @@ public final class PostgresPool: Sendable {
         configuration.options.maximumConnections = maximumConnections
         configuration.options.connectTimeout = timeout
         let database = PostgresPool(
-            location: location, client: PostgresClient(configuration: configuration, backgroundLogger: logger), logger: logger)
+            location: location, client: PostgresClient(configuration: configuration, backgroundLogger: logger), logger: logger,
+            leaseTimeout: timeout)
         do {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { try await database.client.query("SELECT 1") }
@@ -77,9 +84,7 @@ public final class PostgresPool: Sendable {
     @discardableResult
     public func query(_ query: PostgresQuery) async throws(PostgresFailure) -> [PostgresRow] {
         do {
-            return try await client.withConnection { connection in
-                try await connection.query(query, logger: self.logger).collect()
-            }
+            return try await leased { connection in try await connection.query(query, logger: self.logger).collect() }
         } catch {
             throw PostgresFailure(error)
         }
@@ -88,12 +93,14 @@ public final class PostgresPool: Sendable {
     /// Runs `body` in a transaction on one pooled connection (`BEGIN` … `COMMIT`, or
     /// `ROLLBACK` when it throws); `isolation` is sent with the `BEGIN`.
     ///
-    /// - Throws: what `body` threw when it is not a database error, else ``PostgresFailure``.
+    /// - Throws: what `body` threw when it is not a database error, else ``PostgresFailure``
+    ///   (``PostgresFailure/isUnavailable`` when no connection could be had in time).
     public func transaction<Result: Sendable>(
-        _ isolation: TransactionIsolation = .readCommitted, _ body: (PostgresConnection) async throws -> Result
+        _ isolation: TransactionIsolation = .readCommitted, _ body: @escaping @Sendable (PostgresConnection) async throws -> Result
     ) async throws -> Result {
+        let logger = self.logger
         do {
-            return try await client.withConnection { connection in
+            return try await leased { connection in
                 try await connection.query(PostgresQuery(unsafeSQL: "BEGIN ISOLATION LEVEL \(isolation.rawValue)"), logger: logger)
                 let result: Result
                 do {
@@ -107,6 +114,38 @@ public final class PostgresPool: Sendable {
             }
         } catch let error as PSQLError {
             throw PostgresFailure(error)
+        } catch let error as ConnectionPoolError {
+            throw PostgresFailure(error)
+        }
+    }
+
+    /// Runs `body` on a pooled connection, failing fast when none can be had within
+    /// ``leaseTimeout`` (the server down or restarting: PostgresNIO's pool would keep
+    /// the request waiting while it retries). Once `body` has its connection it runs to
+    /// the end, however long: a statement that may have committed is never reported as
+    /// failed for being slow.
+    private func leased<Result: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> Result) async throws -> Result {
+        let started = LeaseFlag()
+        let timeout = leaseTimeout, location = location
+        return try await withThrowingTaskGroup(of: Result?.self) { group in
+            group.addTask {
+                try await self.client.withConnection { connection in
+                    started.value.withLock { $0 = true }
+                    return try await body(connection)
+                }
+            }
+            group.addTask {
+                try await Task.sleep(for: timeout)
+                if started.value.withLock({ $0 }) { return nil }
+                throw PostgresFailure(unavailable: "no connection to \(location) within \(timeout)")
+            }
+            while let next = try await group.next() {
+                if let result = next {
+                    group.cancelAll()
+                    return result
+                }
+            }
+            throw CancellationError()
         }
     }
 
@@ -153,24 +192,24 @@ public final class PostgresPool: Sendable {
     public func migrate(_ store: String, _ migrations: [Migration]) async throws(PostgresFailure) -> [String] {
         do {
             return try await transaction { connection in
-                try await connection.query("SELECT pg_advisory_xact_lock(hashtext('sade_migrations'))", logger: logger)
+                try await connection.query("SELECT pg_advisory_xact_lock(hashtext('sade_migrations'))", logger: self.logger)
                 try await connection.query(
                     """
                     CREATE TABLE IF NOT EXISTS sade_migration (
                         store TEXT NOT NULL, name TEXT NOT NULL, applied_at TIMESTAMPTZ NOT NULL DEFAULT now(),
                         PRIMARY KEY (store, name))
-                    """, logger: logger)
+                    """, logger: self.logger)
                 var applied: [String] = []
                 for try await name in try await connection.query(
-                    "SELECT name FROM sade_migration WHERE store = \(store) ORDER BY applied_at, name", logger: logger
+                    "SELECT name FROM sade_migration WHERE store = \(store) ORDER BY applied_at, name", logger: self.logger
                 ).decode(String.self) {
                     applied.append(name)
                 }
                 for migration in migrations where !applied.contains(migration.name) {
                     for statement in migration.statements {
-                        try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+                        try await connection.query(PostgresQuery(unsafeSQL: statement), logger: self.logger)
                     }
-                    try await connection.query("INSERT INTO sade_migration (store, name) VALUES (\(store), \(migration.name))", logger: logger)
+                    try await connection.query("INSERT INTO sade_migration (store, name) VALUES (\(store), \(migration.name))", logger: self.logger)
                     applied.append(migration.name)
                 }
                 return applied
@@ -179,4 +218,9 @@ public final class PostgresPool: Sendable {
             throw PostgresFailure(error)
         }
     }
+}
+
+/// Whether a request got its connection, shared by the request and its timer.
+private final class LeaseFlag: Sendable {
+    let value = Mutex(false)
 }

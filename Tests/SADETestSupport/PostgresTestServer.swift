@@ -40,7 +40,12 @@ public final class PostgresTestServer: Sendable {
 
     /// A new, empty database on the shared server; its `postgres://` URL.
     public static func makeDatabase() async throws -> String {
-        let server = try await shared()
+        try await shared().makeDatabase()
+    }
+
+    /// A new, empty database on this server; its `postgres://` URL.
+    public func makeDatabase() throws -> String {
+        let server = self
         let name = "test_\(UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: ""))"
         try server.run("createdb", ["-h", "127.0.0.1", "-p", "\(server.port)", "-U", "postgres", name])
         return server.url(name)
@@ -59,7 +64,8 @@ public final class PostgresTestServer: Sendable {
 
     // MARK: Starting
 
-    private static func start() throws -> PostgresTestServer {
+    /// A server of its own, for a test that stops and restarts it.
+    public static func start() throws -> PostgresTestServer {
         guard let binaries = findBinaries() else { throw MissingTestTool(what: "PostgreSQL (initdb, pg_ctl; Debian's postgresql)") }
         let folder = "/tmp/sade-pg-\(getpid())-\(UUID().uuidString.prefix(8))"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -72,8 +78,7 @@ public final class PostgresTestServer: Sendable {
             port = \(port)
             listen_addresses = '127.0.0.1'
             unix_socket_directories = '\(folder)'
-            fsync = off
-            synchronous_commit = off
+            fsync = off  # a crash of the server (pg_ctl stop -m immediate) keeps every commit; only the machine's would not
             full_page_writes = off
             max_connections = 300
             """

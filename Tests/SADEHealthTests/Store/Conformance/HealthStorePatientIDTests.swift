@@ -5,8 +5,8 @@ import Testing
 
 /// SQLite reads bound text up to the first NUL, so `p-1\0x` would be `p-1` in SQL
 /// while it is another patient to every grant: each door to the store refuses it.
-@Suite("SQLite store: patient identifiers with control characters")
-struct SQLitePatientIDTests {
+@Suite("Health store (SQLite and PostgreSQL): patient identifiers with control characters")
+struct HealthStorePatientIDTests {
     let agent = Principal.agent("Snoop")
     let alias = PatientID("p-1\u{0}x")
 

@@ -3,8 +3,8 @@ import SADEHealth
 import SADEHealthSQLite
 import Testing
 
-@Suite("SQLite store: anchored queries")
-struct SQLiteAnchoredQueryTests {
+@Suite("Health store (SQLite and PostgreSQL): anchored queries")
+struct HealthStoreAnchoredQueryTests {
     @Test("each anchored query returns what was added and deleted since the last anchor", arguments: StoreKind.allCases)
     func followsAdditionsAndDeletions(kind: StoreKind) async throws {
         try await withStore(kind) { store in

@@ -3,8 +3,8 @@ import SADEHealth
 @testable import SADEHealthSQLite
 import Testing
 
-@Suite("SQLite store: clinical registry")
-struct SQLiteClinicalRegistryTests {
+@Suite("Health store (SQLite and PostgreSQL): clinical registry")
+struct HealthStoreClinicalRegistryTests {
     static let hospital = Hospital(id: "h-1", name: "Hospital São Lucas", address: "Rua Marquês de São Vicente 225")
     static let ward = HospitalSector(id: "covid", hospital: "h-1", name: "COVID ward", mailingList: ["ward@example.org"])
     static let icu = HospitalSector(id: "icu", hospital: "h-1", name: "ICU")

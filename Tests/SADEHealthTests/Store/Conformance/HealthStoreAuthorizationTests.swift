@@ -3,8 +3,8 @@ import SADEHealth
 import SADEHealthSQLite
 import Testing
 
-@Suite("SQLite store: authorization")
-struct SQLiteAuthorizationTests {
+@Suite("Health store (SQLite and PostgreSQL): authorization")
+struct HealthStoreAuthorizationTests {
     let agent = Principal.agent("Collector")
 
     @Test("without a grant, reading a patient's samples is not authorized", arguments: StoreKind.allCases)

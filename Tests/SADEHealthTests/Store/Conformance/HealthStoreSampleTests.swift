@@ -3,8 +3,8 @@ import SADEHealth
 @testable import SADEHealthSQLite
 import Testing
 
-@Suite("SQLite store: saving and querying samples")
-struct SQLiteSampleTests {
+@Suite("Health store (SQLite and PostgreSQL): saving and querying samples")
+struct HealthStoreSampleTests {
     @Test("a query selects by type, patient and [from, until)", arguments: StoreKind.allCases)
     func queriesByTypePatientAndTime(kind: StoreKind) async throws {
         try await withStore(kind) { store in

@@ -3,8 +3,8 @@ import SADEHealth
 import SADEHealthSQLite
 import Testing
 
-@Suite("SQLite store: statistics")
-struct SQLiteStatisticsTests {
+@Suite("Health store (SQLite and PostgreSQL): statistics")
+struct HealthStoreStatisticsTests {
     @Test("a discrete type has minimum, maximum, average and most recent, and no sum", arguments: StoreKind.allCases)
     func discrete(kind: StoreKind) async throws {
         try await withStore(kind) { store in

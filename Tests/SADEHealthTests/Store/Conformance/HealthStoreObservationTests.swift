@@ -3,8 +3,8 @@ import SADEHealth
 @testable import SADEHealthSQLite
 import Testing
 
-@Suite("SQLite store: live observation")
-struct SQLiteObservationTests {
+@Suite("Health store (SQLite and PostgreSQL): live observation")
+struct HealthStoreObservationTests {
     @Test("an observer gets the next matching sample after a save, and nothing of other types or patients", arguments: StoreKind.allCases)
     func yieldsMatchingSamples(kind: StoreKind) async throws {
         try await withStore(kind) { store in
