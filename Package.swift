@@ -159,7 +159,8 @@ let package = Package(
             name: "sade",
             dependencies: [
                 "SADEACL", "SADECore", "SADENet", "SADEHealth", "SADEHealthSQLite", "SADENotification", "SADEExamples",
-                "SADEIssueTrack", "SADEMonitoring", "SADEServer", "SADEHome", "SADEHomeSQLite",
+                "SADEIssueTrack", "SADEMonitoring", "SADEServer", "SADEHome", "SADEHomeSQLite", "SADEPostgres", "SADEHealthPostgres",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),

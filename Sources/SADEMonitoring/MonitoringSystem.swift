@@ -68,7 +68,7 @@ public final class MonitoringSystem: Sendable {
     /// Device tokens.
     public let devices: DeviceTokens
     /// Samples and the clinical registry.
-    public let health: SQLiteHealthStore
+    public let health: any HealthStore & ClinicalRegistry
     /// Who may see and write what.
     public let access: AccessRules
     /// In-app notifications, live.
@@ -112,7 +112,7 @@ public final class MonitoringSystem: Sendable {
         devices = DeviceTokens(database: database)
         do {
             health = try configuration.dataDirectory.map { directory throws(HealthError) in try SQLiteHealthStore(directory: directory) }
-                ?? SQLiteHealthStore.inMemory()
+                ?? SQLiteHealthStore.inMemory() as any HealthStore & ClinicalRegistry
         } catch { throw MonitoringError(error) }
         access = AccessRules(registry: health)
         appNotifications = AppNotificationHub()

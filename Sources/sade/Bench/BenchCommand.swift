@@ -21,6 +21,9 @@ struct BenchCommand: AsyncParsableCommand {
     @Flag(help: "Small sizes and one measured run: seconds, for CI; the figures only prove the harness works.")
     var quick = false
 
+    @Option(help: "A PostgreSQL server (postgres://user@host:port/db) for the pg-ingest suite; it makes and drops a database of its own there.")
+    var database: String?
+
     @Flag(help: "Print one JSON array of {suite, figure, value, unit, baseline, ratio} instead of a table.")
     var json = false
 
@@ -44,7 +47,7 @@ struct BenchCommand: AsyncParsableCommand {
         for suite in suites {
             report.starting(suite)
             ProcessMemory.resetPeak()
-            let context = BenchContext(quick: quick, suite: suite.name)
+            let context = BenchContext(quick: quick, suite: suite.name, database: database)
             var suiteFigures = try await suite.run(in: context)
             let peak = Double(ProcessMemory.peakResidentBytes) / 1_048_576
             suiteFigures.append(context.figure("peak RSS", BenchStatistic([peak]), unit: "MiB"))

@@ -5,6 +5,8 @@ struct BenchContext: Sendable {
     let quick: Bool
     /// The suite being run, stamped on its figures.
     let suite: String
+    /// The PostgreSQL server given with `--database`, for the suites that need one.
+    var database: String? = nil
 
     /// Measured runs per figure, after the warm-up.
     var runs: Int { quick ? 1 : 5 }
