@@ -78,7 +78,10 @@ let package = Package(
         // The health store and clinical registry on PostgreSQL.
         .target(
             name: "SADEHealthPostgres",
-            dependencies: ["SADEHealth", "SADEPostgres", .product(name: "PostgresNIO", package: "postgres-nio")]
+            dependencies: [
+                "SADEHealth", "SADEPostgres", .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ]
         ),
         // Notifications: in-app hub, e-mail over SMTP, webhooks, a durable outbox on
         // SQLite, acknowledgement and escalation.

@@ -1,11 +1,12 @@
 import Foundation
+import NIOCore
 import PostgresNIO
 import SADEHealth
 import SADEPostgres
 
 /// A batch of samples as rows, in the order they take change numbers (a correlation,
-/// then its members), written with multi-row `INSERT`s of at most ``rowsPerStatement``
-/// rows, so a batch of 1,000 samples is one round trip, not 1,000.
+/// then its members), written with one `COPY`, so a batch of 1,000 samples is one
+/// round trip, not 1,000.
 struct PostgresSampleRows {
     private struct Row {
         var stored: StoredSample
@@ -13,9 +14,6 @@ struct PostgresSampleRows {
         var parent: Int?
         var electrocardiogram: Electrocardiogram?
     }
-
-    /// Rows per `INSERT`: 13 parameters each, well inside PostgreSQL's 65,535.
-    static let rowsPerStatement = 1_000
 
     private var rows: [Row] = []
     /// The first row's change number, once taken.
@@ -50,48 +48,69 @@ struct PostgresSampleRows {
     /// Gives the rows the change numbers from `first` on.
     mutating func number(from first: Int64) { self.first = first }
 
-    /// Inserts the rows, their waveforms and chunks.
+    /// The sample table's columns, in the order of ``copyText(from:)``.
+    static let columns = [
+        "change_number", "uuid", "patient", "type", "value", "unit", "original_value", "start", "end", "device", "source", "metadata",
+        "correlation",
+    ]
+
+    /// Inserts the rows with one `COPY … FROM STDIN` (a round trip however large the
+    /// batch, and no statement to parse or parameters to bind), then the waveforms.
     ///
     /// - Throws: ``HealthError/duplicate(_:)`` for a UUID that is stored already.
     func insert(_ connection: PostgresConnection, _ database: PostgresPool) async throws {
-        for start in stride(from: 0, to: rows.count, by: Self.rowsPerStatement) {
-            let end = min(start + Self.rowsPerStatement, rows.count)
-            var binds = PostgresBindings(capacity: (end - start) * 13)
-            var values: [String] = []
-            values.reserveCapacity(end - start)
-            for index in start..<end {
-                let row = rows[index], base = (index - start) * 13
-                values.append("(" + (1...13).map { "$\(base + $0)" }.joined(separator: ",") + ")")
-                binds.append(first + Int64(index))
-                binds.append(row.stored.uuid)
-                binds.append(row.stored.patient)
-                binds.append(row.stored.type)
-                binds.append(row.stored.value)
-                binds.append(row.stored.unit)
-                binds.append(row.stored.originalValue)
-                binds.append(row.stored.start)
-                binds.append(row.stored.end)
-                binds.append(row.stored.device)
-                binds.append(row.stored.source)
-                binds.append(row.stored.metadata)
-                binds.append(row.parent.map { first + Int64($0) })
+        let text = copyText(from: first)
+        do {
+            try await connection.copyFrom(table: "sample", columns: Self.columns, logger: database.logger) { writer in
+                try await writer.write(ByteBuffer(string: text))
             }
-            let sql = """
-                INSERT INTO sample (change_number, uuid, patient, type, value, unit, original_value, start, "end",
-                                    device, source, metadata, correlation)
-                VALUES \(values.joined(separator: ","))
-                """
-            do {
-                try await connection.rows(PostgresQuery(unsafeSQL: sql, binds: binds), database)
-            } catch let error as PSQLError where PostgresFailure(error).isUniqueViolation {
-                throw HealthError.duplicate(Self.duplicate(in: PostgresFailure(error), error.serverInfo?[.detail]))
-            }
+        } catch let error as PSQLError where PostgresFailure(error).isUniqueViolation {
+            throw HealthError.duplicate(Self.duplicate(in: PostgresFailure(error), error.serverInfo?[.detail]))
         }
         for (index, row) in rows.enumerated() {
             if let ecg = row.electrocardiogram {
                 try await insert(ecg, sample: first + Int64(index), connection, database)
             }
         }
+    }
+
+    /// The rows in `COPY`'s text format, numbered from `first`: a tab between columns,
+    /// `\N` for NULL, backslash, tab and line breaks escaped. A `Double` is written in
+    /// Swift's shortest form that reads back to the same bits.
+    func copyText(from first: Int64) -> String {
+        var text = ""
+        text.reserveCapacity(rows.count * 160)
+        for (index, row) in rows.enumerated() {
+            let stored = row.stored
+            let fields: [String?] = [
+                String(first + Int64(index)), stored.uuid.uuidString, stored.patient, stored.type, stored.value.map { "\($0)" }, stored.unit,
+                stored.originalValue.map { "\($0)" }, "\(stored.start)", "\(stored.end)", stored.device, stored.source, stored.metadata,
+                row.parent.map { String(first + Int64($0)) },
+            ]
+            for (column, field) in fields.enumerated() {
+                if column > 0 { text += "\t" }
+                text += field.map(Self.escaped) ?? "\\N"
+            }
+            text += "\n"
+        }
+        return text
+    }
+
+    /// A value escaped for `COPY`'s text format.
+    private static func escaped(_ value: String) -> String {
+        guard value.utf8.contains(where: { $0 == UInt8(ascii: "\\") || $0 == UInt8(ascii: "\t") || $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r") })
+        else { return value }
+        var escaped = ""
+        for character in value.unicodeScalars {
+            switch character {
+            case "\\": escaped += "\\\\"
+            case "\t": escaped += "\\t"
+            case "\n": escaped += "\\n"
+            case "\r": escaped += "\\r"
+            default: escaped.unicodeScalars.append(character)
+            }
+        }
+        return escaped
     }
 
     /// "sample <UUID>" from PostgreSQL's detail, `Key (uuid)=(…) already exists.`

@@ -57,6 +57,17 @@ struct HealthStoreSampleTests {
         }
     }
 
+    @Test("tabs, line breaks, backslashes and the text '\\N' in a device, source or metadata read back exactly", arguments: StoreKind.allCases)
+    func roundTripsAwkwardText(kind: StoreKind) async throws {
+        try await withStore(kind) { store in
+            let sample = HealthSample.quantity(
+                .heartRate, 72, patient: "p-1", at: at(0), device: "bed\t4\\left", source: "nurse\nnight\r",
+                metadata: ["note": "C:\\path\t\"quoted\"\n", "\\N": "\\.", "empty": ""])
+            try await store.save(sample, as: .system)
+            #expect(try await store.samples(SampleQuery(.quantity(.heartRate), patient: "p-1"), as: .system) == [sample])
+        }
+    }
+
     @Test("a batch with one invalid sample saves nothing", arguments: StoreKind.allCases)
     func invalidSampleRejectsBatch(kind: StoreKind) async throws {
         try await withStore(kind) { store throws in
