@@ -72,7 +72,7 @@ let package = Package(
             name: "SADEPostgres",
             dependencies: [
                 .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "_ConnectionPoolModule", package: "postgres-nio"),
-                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"), .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // The health store and clinical registry on PostgreSQL.
@@ -214,6 +214,7 @@ let package = Package(
             name: "SADEServerTests",
             dependencies: [
                 "SADEServer", "SADEMonitoring", "SADEHealth", "SADENotification", "SADEIssueTrack", "SADECore", "sade", "SADETestSupport",
+                "SADEPostgres", "SADEHealthPostgres",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

@@ -98,7 +98,7 @@ extension PostgresHealthStore {
     /// Every hospital, by name.
     public func hospitals() async throws(HealthError) -> [Hospital] {
         try await read { [database] connection in
-            try await connection.rows("SELECT id, name, address FROM hospital ORDER BY name, id", database).map { row in
+            try await connection.rows(#"SELECT id, name, address FROM hospital ORDER BY name COLLATE "C", id COLLATE "C""#, database).map { row in
                 let (id, name, address) = try row.decode((String, String, String?).self)
                 return Hospital(id: id, name: name, address: address)
             }
@@ -112,7 +112,7 @@ extension PostgresHealthStore {
             try await connection.rows(
                 """
                 SELECT id, hospital, name, mailing_list FROM sector
-                WHERE \(hospital)::TEXT IS NULL OR hospital = \(hospital) ORDER BY name, id
+                WHERE \(hospital)::TEXT IS NULL OR hospital = \(hospital) ORDER BY name COLLATE "C", id COLLATE "C"
                 """, database
             ).map { row in
                 let (id, hospital, name, mailingList) = try row.decode((String, String, String, String).self)
@@ -136,7 +136,7 @@ extension PostgresHealthStore {
         return try await read { [database] connection in
             try await connection.rows(
                 PostgresQuery(
-                    unsafeSQL: "SELECT \(Self.patientColumns) FROM patient WHERE $1::TEXT IS NULL OR sector = $1 ORDER BY name, id",
+                    unsafeSQL: #"SELECT \#(Self.patientColumns) FROM patient WHERE $1::TEXT IS NULL OR sector = $1 ORDER BY name COLLATE "C", id COLLATE "C""#,
                     binds: Self.binds(sector)), database
             ).map(Self.patient)
         }
@@ -162,7 +162,7 @@ extension PostgresHealthStore {
                 PostgresQuery(
                     unsafeSQL: """
                         SELECT \(Self.workerColumns) FROM worker
-                        WHERE $1::TEXT IS NULL OR id IN (SELECT worker FROM worker_sector WHERE sector = $1) ORDER BY name, id
+                        WHERE $1::TEXT IS NULL OR id IN (SELECT worker FROM worker_sector WHERE sector = $1) ORDER BY name COLLATE "C", id COLLATE "C"
                         """, binds: Self.binds(sector)), database)
             {
                 workers.append(try await Self.worker(row, connection, database))
@@ -204,6 +204,7 @@ extension PostgresHealthStore {
     public func remove(_ patient: PatientID) async throws(HealthError) {
         try patient.validate()
         try await write { [database] connection in
+            try await PostgresSampleDeletion.lockCounter(connection, database)
             let samples = try await PostgresSampleDeletion.delete(patient: patient, connection, database)
             let removed = try await connection.rows("DELETE FROM patient WHERE id = \(patient.rawValue) RETURNING id", database)
             guard !removed.isEmpty || samples > 0 else { throw HealthError.notFound("patient \(patient)") }

@@ -16,14 +16,13 @@ extension PostgresHealthStore {
         for sample in samples {
             try sample.validate()
         }
-        let batch = try PostgresSampleRows(samples)
         let grants = try await write { [database] connection in
-            var rows = batch
             let grants = try await PostgresGrantRows.fetch(of: nil, connection, database)
             let policy = AccessPolicy(principal, grants: grants)
             for sample in samples {
                 try policy.require(.share, sample.type, of: sample.patient)
             }
+            var rows = try PostgresSampleRows(samples)
             let last = try await connection.rows(
                 "UPDATE change_counter SET last = last + \(Int64(rows.count)) WHERE id = 1 RETURNING last", database
             ).first?.decode(Int64.self) ?? 0
@@ -49,6 +48,7 @@ extension PostgresHealthStore {
     public func delete(_ ids: [UUID], as principal: Principal) async throws(HealthError) -> Int {
         guard !ids.isEmpty else { return 0 }
         return try await write { [database] connection in
+            try await PostgresSampleDeletion.lockCounter(connection, database)
             let policy = AccessPolicy(principal, grants: try await PostgresGrantRows.fetch(of: principal, connection, database))
             let rows = try await connection.rows(
                 """
@@ -80,6 +80,13 @@ extension PostgresHealthStore {
 /// correlation included), numbered after every change so far, so anchored queries
 /// report the deletion. Members, waveforms and chunks go by `ON DELETE CASCADE`.
 enum PostgresSampleDeletion {
+    /// Takes the counter row's lock first, so that no save commits rows between what a
+    /// deletion reads and what it deletes (rows deleted without a tombstone, or more
+    /// tombstones than numbers taken); released at commit.
+    static func lockCounter(_ connection: PostgresConnection, _ database: PostgresPool) async throws {
+        try await connection.rows("SELECT last FROM change_counter WHERE id = 1 FOR UPDATE", database)
+    }
+
     /// The rows with these change numbers, and their members.
     static func delete(changeNumbers: [Int64], _ connection: PostgresConnection, _ database: PostgresPool) async throws {
         guard !changeNumbers.isEmpty else { return }

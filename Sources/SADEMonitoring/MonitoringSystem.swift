@@ -36,15 +36,19 @@ public final class MonitoringSystem: Sendable {
         public var simulatedMonitorInterval: Duration
         /// How long the homes' sensor events are kept (their hourly statistics stay); `nil` keeps them all.
         public var homeEventRetention: Duration?
+        /// The health store and clinical registry to use (e.g. a `PostgresHealthStore`
+        /// shared by several nodes); `nil` opens `health.sqlite` in ``dataDirectory``.
+        public var healthStore: (any HealthStore & ClinicalRegistry)?
 
         /// A configuration for `dataDirectory`.
         public init(
             dataDirectory: String?, passwordHasher: PasswordHasher = .standard, smtp: SMTPConfiguration? = nil,
             webhookURL: String? = nil, webhookSecret: String? = nil, clock: any Clock<Duration> = ContinuousClock(), epoch: Date = Date(),
             platformName: String = "hospital", simulatedMonitorInterval: Duration = .seconds(5),
-            homeEventRetention: Duration? = .seconds(365 * 86_400),
+            homeEventRetention: Duration? = .seconds(365 * 86_400), healthStore: (any HealthStore & ClinicalRegistry)? = nil,
             tunePipeline: @escaping @Sendable (inout MonitoringPipeline.Configuration) -> Void = { _ in }
         ) {
+            self.healthStore = healthStore
             self.homeEventRetention = homeEventRetention
             self.dataDirectory = dataDirectory
             self.passwordHasher = passwordHasher
@@ -67,7 +71,8 @@ public final class MonitoringSystem: Sendable {
     public let accounts: AccountStore
     /// Device tokens.
     public let devices: DeviceTokens
-    /// Samples and the clinical registry.
+    /// Samples and the clinical registry: SQLite in the data directory, or the store
+    /// given in the configuration (PostgreSQL for several nodes).
     public let health: any HealthStore & ClinicalRegistry
     /// Who may see and write what.
     public let access: AccessRules
@@ -111,7 +116,8 @@ public final class MonitoringSystem: Sendable {
         accounts = AccountStore(database: database, hasher: configuration.passwordHasher)
         devices = DeviceTokens(database: database)
         do {
-            health = try configuration.dataDirectory.map { directory throws(HealthError) in try SQLiteHealthStore(directory: directory) }
+            health = try configuration.healthStore
+                ?? configuration.dataDirectory.map { directory throws(HealthError) in try SQLiteHealthStore(directory: directory) }
                 ?? SQLiteHealthStore.inMemory() as any HealthStore & ClinicalRegistry
         } catch { throw MonitoringError(error) }
         access = AccessRules(registry: health)

@@ -1,4 +1,5 @@
 import Foundation
+import NIOSSL
 import PostgresNIO
 
 /// Where a PostgreSQL database is, read from a URL in libpq's form:
@@ -9,9 +10,13 @@ import PostgresNIO
 /// let location = try PostgresLocation(url: "postgres://sade@db.example:5432/sade?sslmode=require")
 /// ```
 public struct PostgresLocation: Sendable, Hashable, CustomStringConvertible {
-    /// How the connection is encrypted.
+    /// How the connection is encrypted, as libpq's `sslmode`: `prefer` and `require`
+    /// encrypt without checking the server's certificate (a stock server's is
+    /// self-signed); `verify-full` checks it and the host name against the system's
+    /// trusted authorities.
     public enum TLSMode: String, Sendable, Hashable {
         case disable, prefer, require
+        case verifyFull = "verify-full"
     }
 
     /// The server's host name or address, when it is reached over TCP.
@@ -40,17 +45,19 @@ public struct PostgresLocation: Sendable, Hashable, CustomStringConvertible {
             throw .malformed("the scheme is \(scheme)://, not postgres:// or postgresql://")
         }
         let query = Dictionary((components.queryItems ?? []).map { ($0.name, $0.value ?? "") }, uniquingKeysWith: { _, last in last })
-        let host = components.host.flatMap { $0.isEmpty ? nil : $0 }
+        // An IPv6 address comes in brackets ([::1]), which a resolver does not take.
+        let host = components.host.flatMap { $0.isEmpty ? nil : $0 }.map { $0.hasPrefix("[") && $0.hasSuffix("]") ? String($0.dropFirst().dropLast()) : $0 }
         socketFolder = query["host"].flatMap { $0.hasPrefix("/") ? $0 : nil }
         self.host = socketFolder == nil ? (host ?? query["host"] ?? "localhost") : nil
         port = components.port ?? query["port"].flatMap(Int.init) ?? 5432
         guard (1...65535).contains(port) else { throw .malformed("port \(port) is not between 1 and 65535") }
-        user = components.user.flatMap { $0.removingPercentEncoding } ?? query["user"] ?? "postgres"
-        password = components.password.flatMap { $0.removingPercentEncoding } ?? query["password"]
+        // `URLComponents` decodes user, password and path once already.
+        user = components.user ?? query["user"] ?? "postgres"
+        password = components.password ?? query["password"]
         let path = components.path.hasPrefix("/") ? String(components.path.dropFirst()) : components.path
-        database = path.removingPercentEncoding.flatMap { $0.isEmpty ? nil : $0 } ?? user
+        database = path.isEmpty ? user : path
         guard let tls = TLSMode(rawValue: query["sslmode"] ?? "prefer") else {
-            throw .malformed("sslmode \(query["sslmode"] ?? "") is not disable, prefer or require")
+            throw .malformed("sslmode \(query["sslmode"] ?? "") is not disable, prefer, require or verify-full")
         }
         self.tls = tls
     }
@@ -72,12 +79,20 @@ public struct PostgresLocation: Sendable, Hashable, CustomStringConvertible {
             let tls: PostgresClient.Configuration.TLS =
                 switch self.tls {
                 case .disable: .disable
-                case .prefer: .prefer(.makeClientConfiguration())
-                case .require: .require(.makeClientConfiguration())
+                case .prefer: .prefer(Self.unverified)
+                case .require: .require(Self.unverified)
+                case .verifyFull: .require(.makeClientConfiguration())
                 }
             configuration = PostgresClient.Configuration(
                 host: host ?? "localhost", port: port, username: user, password: password, database: database, tls: tls)
         }
+        return configuration
+    }
+
+    /// Encryption without a check of the server's certificate.
+    private static var unverified: TLSConfiguration {
+        var configuration = TLSConfiguration.makeClientConfiguration()
+        configuration.certificateVerification = .none
         return configuration
     }
 

@@ -33,13 +33,14 @@ public final class PostgresPool: Sendable {
     }
 
     /// Opens a pool of at most `maximumConnections` to `location` and checks that the
-    /// server answers; `timeout` bounds the connection attempt and, later, how long a
-    /// request waits for a connection (``leaseTimeout``).
+    /// server answers within `timeout`; later, a request that gets no connection within
+    /// `leaseTimeout` (the server down, or every connection busy that long) fails as
+    /// unavailable instead of waiting.
     ///
     /// - Throws: ``PostgresFailure`` with ``PostgresFailure/isUnavailable`` set when the
     ///   server cannot be reached within `timeout` or refuses the login.
     public static func connect(
-        _ location: PostgresLocation, maximumConnections: Int = 20, timeout: Duration = .seconds(5),
+        _ location: PostgresLocation, maximumConnections: Int = 20, timeout: Duration = .seconds(5), leaseTimeout: Duration = .seconds(10),
         logger: Logger = Logger(label: "sade.postgres")
     ) async throws(PostgresFailure) -> PostgresPool {
         var configuration = location.configuration
@@ -47,7 +48,7 @@ public final class PostgresPool: Sendable {
         configuration.options.connectTimeout = timeout
         let database = PostgresPool(
             location: location, client: PostgresClient(configuration: configuration, backgroundLogger: logger), logger: logger,
-            leaseTimeout: timeout)
+            leaseTimeout: leaseTimeout)
         do {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { try await database.client.query("SELECT 1") }
@@ -125,18 +126,20 @@ public final class PostgresPool: Sendable {
     /// the end, however long: a statement that may have committed is never reported as
     /// failed for being slow.
     private func leased<Result: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> Result) async throws -> Result {
-        let started = LeaseFlag()
+        let lease = LeaseState()
         let timeout = leaseTimeout, location = location
         return try await withThrowingTaskGroup(of: Result?.self) { group in
             group.addTask {
                 try await self.client.withConnection { connection in
-                    started.value.withLock { $0 = true }
+                    // Too late: the caller was told the database is unavailable, so the
+                    // work must not happen behind its back.
+                    guard lease.start() else { throw PostgresFailure(unavailable: "no connection to \(location) within \(timeout)") }
                     return try await body(connection)
                 }
             }
             group.addTask {
-                try await Task.sleep(for: timeout)
-                if started.value.withLock({ $0 }) { return nil }
+                try? await Task.sleep(for: timeout)  // cancelled early: the same question, sooner
+                guard lease.giveUp() else { return nil }  // started in time: wait for the work's own end
                 throw PostgresFailure(unavailable: "no connection to \(location) within \(timeout)")
             }
             while let next = try await group.next() {
@@ -196,12 +199,12 @@ public final class PostgresPool: Sendable {
                 try await connection.query(
                     """
                     CREATE TABLE IF NOT EXISTS sade_migration (
-                        store TEXT NOT NULL, name TEXT NOT NULL, applied_at TIMESTAMPTZ NOT NULL DEFAULT now(),
-                        PRIMARY KEY (store, name))
+                        position BIGSERIAL, store TEXT NOT NULL, name TEXT NOT NULL,
+                        applied_at TIMESTAMPTZ NOT NULL DEFAULT now(), PRIMARY KEY (store, name))
                     """, logger: self.logger)
                 var applied: [String] = []
                 for try await name in try await connection.query(
-                    "SELECT name FROM sade_migration WHERE store = \(store) ORDER BY applied_at, name", logger: self.logger
+                    "SELECT name FROM sade_migration WHERE store = \(store) ORDER BY position", logger: self.logger
                 ).decode(String.self) {
                     applied.append(name)
                 }
@@ -220,7 +223,27 @@ public final class PostgresPool: Sendable {
     }
 }
 
-/// Whether a request got its connection, shared by the request and its timer.
-private final class LeaseFlag: Sendable {
-    let value = Mutex(false)
+/// Whether a request got its connection in time, decided once by whichever of the
+/// request and its timer comes first.
+private final class LeaseState: Sendable {
+    private enum Phase { case waiting, started, gaveUp }
+    private let phase = Mutex(Phase.waiting)
+
+    /// The connection came: true unless the timer gave up first.
+    func start() -> Bool {
+        phase.withLock { phase in
+            guard phase == .waiting else { return false }
+            phase = .started
+            return true
+        }
+    }
+
+    /// The time is up: true unless the work started first.
+    func giveUp() -> Bool {
+        phase.withLock { phase in
+            guard phase == .waiting else { return false }
+            phase = .gaveUp
+            return true
+        }
+    }
 }

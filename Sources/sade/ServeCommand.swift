@@ -1,9 +1,12 @@
 import ArgumentParser
 import Foundation
 import Logging
+import SADEHealth
+import SADEHealthPostgres
 import SADEIssueTrack
 import SADEMonitoring
 import SADENotification
+import SADEPostgres
 import SADEServer
 import ServiceLifecycle
 
@@ -27,6 +30,12 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(help: "The data directory (SQLite databases).")
     var data = "./sade-data"
+
+    @Option(help: """
+        Keep the health store (samples, clinical registry) in this PostgreSQL database, postgres://user:password@host:port/database \
+        (default: SADE_DATABASE_URL, else SQLite in the data directory). The other stores stay in the data directory for now.
+        """)
+    var database: String?
 
     @Flag(help: "Seed a demo hospital, staff and simulated patients (into an empty data directory).")
     var demo = false
@@ -57,6 +66,9 @@ struct ServeCommand: AsyncParsableCommand {
         guard maxBodyBytes > 0 else { throw ValidationError("--max-body-bytes must be positive") }
         guard rateLimit > 0, rateLimit.isFinite else { throw ValidationError("--rate-limit must be a positive number") }
         guard homeRetentionDays >= 0 else { throw ValidationError("--home-retention-days must be 0 or more") }
+        if let url = databaseURL {
+            do { _ = try PostgresLocation(url: url) } catch { throw ValidationError("\(error)") }
+        }
         if let secret = tokenSecret ?? ProcessInfo.processInfo.environment["SADE_TOKEN_SECRET"],
             secret.utf8.count < TokenIssuer.minimumSecretBytes
         {
@@ -67,9 +79,10 @@ struct ServeCommand: AsyncParsableCommand {
     func run() async throws {
         CommandLogging.bootstrapped
         let logger = Logger(label: "sade.serve")
+        let healthStore = try await openHealthStore()
         let system = try MonitoringSystem(configuration: .init(
             dataDirectory: data, smtp: mail.configuration(), webhookURL: webhook, webhookSecret: webhookSecret,
-            homeEventRetention: homeRetentionDays > 0 ? .seconds(homeRetentionDays * 86_400) : nil))
+            homeEventRetention: homeRetentionDays > 0 ? .seconds(homeRetentionDays * 86_400) : nil, healthStore: healthStore))
         if demo {
             let seeded = try await DemoHospital.seed(system)
             say(seeded ? "demo: seeded \(data) with the demo hospital" : "demo: \(data) already has data; not seeding")
@@ -120,7 +133,7 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     /// Prints a line at once, even when standard output is a pipe or a file.
-    private func say(_ line: String) {
+    fileprivate func say(_ line: String) {
         FileHandle.standardOutput.write(Data((line + "\n").utf8))
     }
 
@@ -129,6 +142,31 @@ struct ServeCommand: AsyncParsableCommand {
         for member in DemoHospital.staff {
             let sectors = member.worker.map { $0.sectors.sorted().joined(separator: ", ") } ?? "all"
             say("  \(member.account.username.padding(toLength: 8, withPad: " ", startingAt: 0)) \(member.account.role.rawValue), \(sectors)")
+        }
+    }
+}
+
+extension ServeCommand {
+    /// `--database`, else `SADE_DATABASE_URL`.
+    var databaseURL: String? {
+        database ?? ProcessInfo.processInfo.environment["SADE_DATABASE_URL"].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// The PostgreSQL health store when a database is given (connected and migrated);
+    /// `nil` for SQLite in the data directory.
+    ///
+    /// - Throws: exit code 69 (`EX_UNAVAILABLE`) after saying why, when the server
+    ///   cannot be reached or refuses the login.
+    func openHealthStore() async throws -> (any HealthStore & ClinicalRegistry)? {
+        guard let url = databaseURL else { return nil }
+        let location = try PostgresLocation(url: url)
+        do {
+            let store = try await PostgresHealthStore(PostgresPool.connect(location))
+            say("health store: PostgreSQL at \(location)")
+            return store
+        } catch {
+            FileHandle.standardError.write(Data("error: sade serve: the database is unavailable: \(error)\n".utf8))
+            throw ExitCode(69)
         }
     }
 }

@@ -18,6 +18,17 @@ struct PostgresLocationTests {
         #expect(!location.description.contains("cret"))
     }
 
+    @Test("percent-encoded parts are decoded once; an IPv6 host loses its brackets; verify-full is understood")
+    func encodingAndIPv6() throws {
+        let location = try PostgresLocation(url: "postgres://care%20team:50%25off@[::1]:5433/sade%2Dhealth?sslmode=verify-full")
+        #expect(location.user == "care team")
+        #expect(location.password == "50%off")
+        #expect(location.host == "::1")
+        #expect(location.port == 5433)
+        #expect(location.database == "sade-health")
+        #expect(location.tls == .verifyFull)
+    }
+
     @Test("libpq's defaults: port 5432, user postgres, the database named after the user, TLS preferred")
     func defaults() throws {
         let location = try PostgresLocation(url: "postgresql://localhost")
