@@ -79,14 +79,21 @@ public final class PostgresHealthStore: HealthStore, ClinicalRegistry {
 extension HealthError {
     /// Maps an error thrown inside a database access: a ``HealthError`` thrown by our
     /// own code passes through; a database error becomes ``HealthError/storage(_:)``
-    /// (a unique violation ``HealthError/duplicate(_:)``).
+    /// (a unique violation ``HealthError/duplicate(_:)``, a server that cannot be
+    /// reached ``HealthError/unavailable(_:)``).
     init(postgres error: any Error, while doing: String) {
         if let error = error as? HealthError {
             self = error
             return
         }
         let failure = PostgresFailure(error)
-        self = failure.isUniqueViolation ? .duplicate(failure.message) : .storage("\(doing): \(failure)")
+        if failure.isUniqueViolation {
+            self = .duplicate(failure.message)
+        } else if failure.isUnavailable {
+            self = .unavailable("\(doing): \(failure)")
+        } else {
+            self = .storage("\(doing): \(failure)")
+        }
     }
 }
 

@@ -13,13 +13,15 @@ public enum MonitoringError: Error, Hashable, Sendable, CustomStringConvertible 
     case conflict(String)
     /// The storage failed (500); the message is for logs.
     case storage(String)
+    /// The database cannot be reached now (503); the client may try again.
+    case unavailable(String)
 
     /// A sentence for people.
     public var description: String {
         switch self {
         case .invalid(let field, let reason): "\(field): \(reason)"
         case .unauthenticated(let message), .forbidden(let message), .notFound(let message), .conflict(let message),
-            .storage(let message):
+            .storage(let message), .unavailable(let message):
             message
         }
     }

@@ -19,6 +19,9 @@ public enum HealthError: Error, Hashable, Sendable, CustomStringConvertible {
     case duplicate(String)
     /// The storage backend failed; the text says how.
     case storage(String)
+    /// The database cannot be reached now (it is down or restarting); trying again
+    /// later may succeed, and nothing was changed.
+    case unavailable(String)
 
     /// A sentence saying what went wrong.
     public var description: String {
@@ -32,6 +35,7 @@ public enum HealthError: Error, Hashable, Sendable, CustomStringConvertible {
         case .notFound(let what): "not found: \(what)"
         case .duplicate(let what): "already exists: \(what)"
         case .storage(let reason): "storage error: \(reason)"
+        case .unavailable(let reason): "database unavailable: \(reason)"
         }
     }
 }

@@ -86,6 +86,7 @@ extension MonitoringError {
         case .notFound(let what): self = .notFound(what)
         case .duplicate(let what): self = .conflict("already exists: \(what)")
         case .storage(let reason): self = .storage(reason)
+        case .unavailable(let reason): self = .unavailable(reason)
         }
     }
 }

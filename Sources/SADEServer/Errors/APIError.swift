@@ -47,6 +47,9 @@ public struct APIError: HTTPResponseError, Hashable, Sendable {
         case .notFound(let message): self = .notFound(message)
         case .conflict(let message): self = .conflict(message)
         case .storage: self = APIError(.internalServerError, code: "internal", message: "the server could not store or read data")
+        case .unavailable:
+            self = APIError(.serviceUnavailable, code: "unavailable", message: "the database is unavailable; try again shortly")
+            headers[.retryAfter] = "5"
         }
     }
 

@@ -19,6 +19,7 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             throw APIError(error)
         } catch let error as HealthError {
             if case .storage(let reason) = error { context.logger.error("health store failure: \(reason)") }
+            if case .unavailable(let reason) = error { context.logger.warning("health store unavailable: \(reason)") }
             throw APIError(MonitoringError(error))
         } catch let error as AlertBookError {
             if case .storage(let reason) = error { context.logger.error("alert book failure: \(reason)") }

@@ -32,12 +32,12 @@ struct ServerHarness: Sendable {
     /// none when `issueTrack` is false.
     static func run(
         configure: (inout ServerConfiguration) -> Void = { _ in }, issueTrack: Bool = true,
-        issueTrackMail: [any NotificationChannel] = [],
+        issueTrackMail: [any NotificationChannel] = [], healthStore: (any HealthStore & ClinicalRegistry)? = nil,
         _ body: @Sendable (ServerHarness) async throws -> Void
     ) async throws {
         let clock = ManualClock()
         let system = try MonitoringSystem(
-            configuration: .init(dataDirectory: nil, passwordHasher: .fastForTests, clock: clock, epoch: epoch))
+            configuration: .init(dataDirectory: nil, passwordHasher: .fastForTests, clock: clock, epoch: epoch, healthStore: healthStore))
         try await system.accounts.create(UserAccount(username: "admin", name: "Ada Admin", role: .admin), password: password)
         var configuration = ServerConfiguration(port: 0, tokenSecret: "test-secret-test-secret-test-secret")
         configure(&configuration)
