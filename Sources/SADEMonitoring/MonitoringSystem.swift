@@ -112,7 +112,7 @@ public final class MonitoringSystem: Sendable {
         // opened, or the system's dates lag the machine's by the time that takes (and
         // readings stamped by well-synchronised devices look as if from the future).
         platform = Environment(name: configuration.platformName, clock: configuration.clock, logger: logger)
-        database = try MonitoringDatabase(directory: configuration.dataDirectory, migrations: Self.migrations)
+        database = try MonitoringDatabase(directory: configuration.dataDirectory)
         accounts = AccountStore(database: database, hasher: configuration.passwordHasher)
         devices = DeviceTokens(database: database)
         do {
@@ -143,15 +143,10 @@ public final class MonitoringSystem: Sendable {
         configuration.tunePipeline(&pipelineConfiguration)
         do {
             pipeline = try MonitoringPipeline(
-                environment: platform, store: health, database: database.writer, outbox: outbox, desk: alertDesk, events: events,
+                environment: platform, store: health, database: database, outbox: outbox, desk: alertDesk, events: events,
                 configuration: pipelineConfiguration, sources: [simulatedMonitors])
         } catch { throw .storage("cannot open the alert book: \(error)") }
     }
-
-    /// The migrations of every slice of the monitoring database, in order.
-    static let migrations: [MonitoringDatabase.Migrations] = [
-        AccountMigrations.register, PipelineMigrations.register, WearableMigrations.register,
-    ]
 
     /// The current time on the platform's clock.
     public func now() -> Date {

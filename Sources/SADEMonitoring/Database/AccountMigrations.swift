@@ -1,9 +1,9 @@
 import GRDB
 
 /// The schema of accounts and device tokens.
-public enum AccountMigrations {
+package enum AccountMigrations {
     /// Registers the migrations.
-    @Sendable public static func register(in migrator: inout DatabaseMigrator) {
+    @Sendable package static func register(in migrator: inout DatabaseMigrator) {
         migrator.registerMigration("accounts-v1") { db in
             try db.create(table: "account") { table in
                 table.primaryKey("id", .text)

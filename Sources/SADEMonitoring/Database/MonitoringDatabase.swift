@@ -6,17 +6,28 @@ import GRDB
 /// samples live in the health store's database, notifications in the outbox's.
 public struct MonitoringDatabase: Sendable {
     /// Adds a slice's migrations to the migrator.
-    public typealias Migrations = @Sendable (inout DatabaseMigrator) -> Void
+    package typealias Migrations = @Sendable (inout DatabaseMigrator) -> Void
+
+    /// Every slice's migrations, in order.
+    package static let allMigrations: [Migrations] = [
+        AccountMigrations.register, PipelineMigrations.register, WearableMigrations.register,
+    ]
 
     /// The file name inside the data directory.
     public static let fileName = "monitoring.sqlite"
 
-    /// Reads and writes the database.
-    public let writer: any DatabaseWriter
+    /// Reads and writes the database (GRDB stays inside the package: no public API
+    /// names its types, so that another backend can stand in).
+    package let writer: any DatabaseWriter
 
     /// Opens (creating if needed) `<directory>/monitoring.sqlite` in WAL mode, or an
-    /// in-memory database when `directory` is `nil`, and applies `migrations` in order.
-    public init(directory: String?, migrations: [Migrations]) throws(MonitoringError) {
+    /// in-memory database when `directory` is `nil`, with every slice's schema.
+    public init(directory: String?) throws(MonitoringError) {
+        try self.init(directory: directory, migrations: Self.allMigrations)
+    }
+
+    /// Opens the database with only `migrations` applied, in order (tests of one slice).
+    package init(directory: String?, migrations: [Migrations]) throws(MonitoringError) {
         do {
             if let directory {
                 try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)

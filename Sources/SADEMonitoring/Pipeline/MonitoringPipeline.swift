@@ -47,13 +47,13 @@ public final class MonitoringPipeline: Sendable {
     ///   - events: where live events go.
     ///   - sources: pushing sources the collector pulls and stores (simulated monitors, queues).
     public init(
-        environment: Environment, store: any HealthStore & ClinicalRegistry, database: any DatabaseWriter, outbox: NotificationOutbox, desk: AlertDesk,
+        environment: Environment, store: any HealthStore & ClinicalRegistry, database: MonitoringDatabase, outbox: NotificationOutbox, desk: AlertDesk,
         events: MonitoringEventHub, configuration: Configuration, sources: [any NewDataSource] = []
     ) throws {
         self.environment = environment
         self.events = events
         self.configuration = configuration
-        let anchors = PipelineAnchors(database: database)
+        let anchors = PipelineAnchors(database: database.writer)
         let book = try AlertBook(database: database, outbox: outbox, desk: desk, events: events)
         self.book = book
         alerts = AlertAgent(

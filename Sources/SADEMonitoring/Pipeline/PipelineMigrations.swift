@@ -3,10 +3,10 @@ import GRDB
 /// The monitoring pipeline's tables in the monitoring database, built by named
 /// migrations: how far the collector has evaluated the health store (one anchor per
 /// sample type), and the alerts raised with their assignee and acknowledgement.
-public enum PipelineMigrations {
+package enum PipelineMigrations {
     /// Registers the pipeline's migrations; the monitoring database calls this once
     /// with its migrator, tests with their own.
-    public static func register(in migrator: inout DatabaseMigrator) {
+    package static func register(in migrator: inout DatabaseMigrator) {
         migrator.registerMigration("v1-pipeline") { db in
             try db.create(table: "pipeline_anchor") { table in
                 table.primaryKey("type", .text)

@@ -3,9 +3,9 @@ import GRDB
 
 /// The schema of the wearable facade: projects (with "No Project", id 0) and data
 /// items, which go with their owner's account.
-public enum WearableMigrations {
+package enum WearableMigrations {
     /// Registers the migrations; they need the `account` table (``AccountMigrations``).
-    @Sendable public static func register(in migrator: inout DatabaseMigrator) {
+    @Sendable package static func register(in migrator: inout DatabaseMigrator) {
         migrator.registerMigration("wearable-v1") { db in
             try db.create(table: "wearableProject") { table in
                 table.primaryKey("id", .integer)

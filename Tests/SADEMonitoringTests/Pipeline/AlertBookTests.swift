@@ -13,12 +13,10 @@ struct AlertBookTests {
         let book: AlertBook
         let outbox: NotificationOutbox
         let events: MonitoringEventHub
+        let database: MonitoringDatabase
 
         init() throws {
-            let database = try DatabaseQueue()
-            var migrator = DatabaseMigrator()
-            PipelineMigrations.register(in: &migrator)
-            try migrator.migrate(database)
+            database = try MonitoringDatabase(directory: nil, migrations: [PipelineMigrations.register])
             outbox = try NotificationOutbox(directory: nil, channels: [AppNotificationHub()])
             events = MonitoringEventHub()
             book = try AlertBook(database: database, outbox: outbox, desk: AlertDesk(outbox: outbox), events: events)
@@ -81,7 +79,7 @@ struct AlertBookTests {
         let bench = try Bench()
         _ = try await bench.raise("p-1", to: "amy", at: 0)
         _ = try await bench.raise("p-2", to: "amy", at: 1)
-        let reopened = try AlertBook(database: bench.book.database, outbox: bench.outbox, desk: bench.book.desk, events: bench.events)
+        let reopened = try AlertBook(database: bench.database, outbox: bench.outbox, desk: bench.book.desk, events: bench.events)
         #expect(reopened.openAlertCount(assignee: "amy") == 2)
         #expect(reopened.openAlertCount(assignee: "bea") == 0)
     }

@@ -24,12 +24,12 @@ public final class AlertBook: Sendable {
     ///
     /// - Parameters:
     ///   - outbox: the outbox `desk` sends through, where the escalation steps are.
-    public init(database: any DatabaseWriter, outbox: NotificationOutbox, desk: AlertDesk, events: MonitoringEventHub) throws {
-        self.database = database
+    public init(database: MonitoringDatabase, outbox: NotificationOutbox, desk: AlertDesk, events: MonitoringEventHub) throws {
+        self.database = database.writer
         self.outbox = outbox
         self.desk = desk
         self.events = events
-        let counts = try database.read { db in
+        let counts = try self.database.read { db in
             try Row.fetchAll(db, sql: """
                 SELECT assignee, COUNT(*) AS open FROM pipeline_alert
                 WHERE acknowledgedAt IS NULL AND assignee IS NOT NULL GROUP BY assignee

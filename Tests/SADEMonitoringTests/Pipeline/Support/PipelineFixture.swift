@@ -66,11 +66,8 @@ struct PipelineFixture {
         let clock = ManualClock()
         let environment = Environment(name: "ward", clock: clock)
         let store = try directory.map { try SQLiteHealthStore(directory: $0.path) } ?? SQLiteHealthStore.inMemory()
-        let database: any DatabaseWriter = try directory.map { try DatabaseQueue(path: $0.appendingPathComponent("monitoring.sqlite").path) }
-            ?? DatabaseQueue()
-        var migrator = DatabaseMigrator()
-        PipelineMigrations.register(in: &migrator)
-        try migrator.migrate(database)
+        let monitoring = try MonitoringDatabase(directory: directory?.path, migrations: [PipelineMigrations.register])
+        let database = monitoring.writer
         let app = AppNotificationHub(), mail = RecordingChannel()
         let outbox = try NotificationOutbox(
             directory: directory?.path, channels: [app, mail], clock: OutboxClock(clock: environment.clock, origin: epoch))
@@ -80,7 +77,7 @@ struct PipelineFixture {
             sources.append(SimulatedMonitorSource(simulators: simulators, interval: .seconds(60), clock: environment.clock, epoch: epoch))
         }
         let pipeline = try MonitoringPipeline(
-            environment: environment, store: store, database: database, outbox: outbox, desk: AlertDesk(outbox: outbox), events: events,
+            environment: environment, store: store, database: monitoring, outbox: outbox, desk: AlertDesk(outbox: outbox), events: events,
             configuration: .init(epoch: epoch, collectionInterval: .seconds(60), alertRules: rules), sources: sources)
         return PipelineFixture(
             clock: clock, environment: environment, store: store, database: database, app: app, mail: mail, outbox: outbox,
