@@ -67,10 +67,11 @@ let package = Package(
             ]
         ),
         // PostgreSQL for several nodes sharing one database: locations, a pool, transactions,
-        // migrations nodes may run at once (PostgresNIO).
+        // migrations nodes may run at once, leases, LISTEN/NOTIFY (PostgresNIO).
         .target(
             name: "SADEPostgres",
             dependencies: [
+                "SADECore",
                 .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "_ConnectionPoolModule", package: "postgres-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"), .product(name: "Logging", package: "swift-log"),
             ]

@@ -160,6 +160,50 @@ public final class PostgresPool: Sendable {
         case snapshot = "REPEATABLE READ READ ONLY"
     }
 
+    // MARK: Notifications
+
+    /// The payloads sent to `channel` by any node (`NOTIFY`, ``notify(_:_:)``) from now
+    /// on, in the order the server delivers them, on a connection of the pool kept for
+    /// them until the stream is dropped. Returns once the server listens, so nothing
+    /// sent after this call returns is missed while the connection lives; a lost
+    /// connection ends the stream with its error.
+    ///
+    /// - Throws: ``PostgresFailure`` when the server cannot be asked to listen.
+    public func listen(_ channel: String) async throws(PostgresFailure) -> AsyncThrowingStream<String, any Error> {
+        let (stream, continuation) = AsyncThrowingStream.makeStream(of: String.self)
+        let (ready, readiness) = AsyncStream.makeStream(of: Bool.self)
+        let client = self.client
+        let task = Task {
+            do {
+                try await client.withConnection { connection in
+                    try await connection.listen(on: channel) { notifications in
+                        readiness.yield(true)
+                        for try await notification in notifications {
+                            continuation.yield(notification.payload)
+                        }
+                    }
+                }
+                continuation.finish()
+            } catch {
+                continuation.finish(throwing: PostgresFailure(error))
+            }
+            readiness.finish()
+        }
+        continuation.onTermination = { _ in task.cancel() }
+        var started = ready.makeAsyncIterator()
+        guard await started.next() == true else {
+            task.cancel()
+            throw PostgresFailure(unavailable: "cannot listen on \(channel) at \(location)")
+        }
+        return stream
+    }
+
+    /// Sends `payload` (at most 7,999 bytes) to every listener of `channel`, on every
+    /// node, when the transaction commits.
+    public func notify(_ channel: String, _ payload: String) async throws(PostgresFailure) {
+        try await query("SELECT pg_notify(\(channel), \(payload))")
+    }
+
     // MARK: Migrations
 
     /// A named change to the schema; run once per database.
