@@ -104,8 +104,8 @@ let package = Package(
         .target(
             name: "SADEMonitoring",
             dependencies: [
-                "SADEACL", "SADECore", "SADEHealth", "SADEHealthSQLite", "SADENotification", "SADEHome", "SADEHomeSQLite",
-                .product(name: "GRDB", package: "GRDB.swift"),
+                "SADEACL", "SADECore", "SADEHealth", "SADEHealthSQLite", "SADENotification", "SADEHome", "SADEHomeSQLite", "SADEPostgres",
+                .product(name: "GRDB", package: "GRDB.swift"), .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -176,7 +176,10 @@ let package = Package(
         ),
         // Helpers shared by the test targets: the sade executable as a process, seeded randomness,
         // the SMTP and webhook servers (Python) tests talk to.
-        .target(name: "SADETestSupport", path: "Tests/SADETestSupport", resources: [.copy("Servers")]),
+        .target(
+            name: "SADETestSupport", dependencies: ["SADEPostgres", .product(name: "PostgresNIO", package: "postgres-nio")],
+            path: "Tests/SADETestSupport", resources: [.copy("Servers")]
+        ),
         .testTarget(name: "SADEACLTests", dependencies: ["SADEACL", "SADETestSupport"]),
         .testTarget(
             name: "SADECoreTests",
@@ -207,8 +210,8 @@ let package = Package(
         .testTarget(
             name: "SADEMonitoringTests",
             dependencies: [
-                "SADEMonitoring", "SADEHealth", "SADEHealthSQLite", "SADENotification", "SADECore", "SADETestSupport",
-                .product(name: "GRDB", package: "GRDB.swift"),
+                "SADEMonitoring", "SADEHealth", "SADEHealthSQLite", "SADENotification", "SADECore", "SADETestSupport", "SADEPostgres",
+                .product(name: "GRDB", package: "GRDB.swift"), .product(name: "PostgresNIO", package: "postgres-nio"),
             ]
         ),
         .testTarget(

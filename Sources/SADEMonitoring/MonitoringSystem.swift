@@ -39,6 +39,9 @@ public final class MonitoringSystem: Sendable {
         /// The health store and clinical registry to use (e.g. a `PostgresHealthStore`
         /// shared by several nodes); `nil` opens `health.sqlite` in ``dataDirectory``.
         public var healthStore: (any HealthStore & ClinicalRegistry)?
+        /// Where accounts and device tokens are kept (e.g. `PostgresAccountRecords`, so
+        /// that every node knows them); `nil` keeps them in the monitoring database.
+        public var accountRecords: (any AccountRecords & DeviceTokenRecords)?
 
         /// A configuration for `dataDirectory`.
         public init(
@@ -46,9 +49,11 @@ public final class MonitoringSystem: Sendable {
             webhookURL: String? = nil, webhookSecret: String? = nil, clock: any Clock<Duration> = ContinuousClock(), epoch: Date = Date(),
             platformName: String = "hospital", simulatedMonitorInterval: Duration = .seconds(5),
             homeEventRetention: Duration? = .seconds(365 * 86_400), healthStore: (any HealthStore & ClinicalRegistry)? = nil,
+            accountRecords: (any AccountRecords & DeviceTokenRecords)? = nil,
             tunePipeline: @escaping @Sendable (inout MonitoringPipeline.Configuration) -> Void = { _ in }
         ) {
             self.healthStore = healthStore
+            self.accountRecords = accountRecords
             self.homeEventRetention = homeEventRetention
             self.dataDirectory = dataDirectory
             self.passwordHasher = passwordHasher
@@ -113,8 +118,13 @@ public final class MonitoringSystem: Sendable {
         // readings stamped by well-synchronised devices look as if from the future).
         platform = Environment(name: configuration.platformName, clock: configuration.clock, logger: logger)
         database = try MonitoringDatabase(directory: configuration.dataDirectory)
-        accounts = AccountStore(database: database, hasher: configuration.passwordHasher)
-        devices = DeviceTokens(database: database)
+        if let records = configuration.accountRecords {
+            accounts = AccountStore(records: records, hasher: configuration.passwordHasher)
+            devices = DeviceTokens(records: records)
+        } else {
+            accounts = AccountStore(database: database, hasher: configuration.passwordHasher)
+            devices = DeviceTokens(database: database)
+        }
         do {
             health = try configuration.healthStore
                 ?? configuration.dataDirectory.map { directory throws(HealthError) in try SQLiteHealthStore(directory: directory) }

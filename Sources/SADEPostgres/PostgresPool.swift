@@ -40,7 +40,7 @@ public final class PostgresPool: Sendable {
     /// - Throws: ``PostgresFailure`` with ``PostgresFailure/isUnavailable`` set when the
     ///   server cannot be reached within `timeout` or refuses the login.
     public static func connect(
-        _ location: PostgresLocation, maximumConnections: Int = 20, timeout: Duration = .seconds(5), leaseTimeout: Duration = .seconds(10),
+        _ location: PostgresLocation, maximumConnections: Int = 20, timeout: Duration = .seconds(10), leaseTimeout: Duration = .seconds(10),
         logger: Logger = Logger(label: "sade.postgres")
     ) async throws(PostgresFailure) -> PostgresPool {
         var configuration = location.configuration

@@ -32,8 +32,9 @@ struct ServeCommand: AsyncParsableCommand {
     var data = "./sade-data"
 
     @Option(help: """
-        Keep the health store (samples, clinical registry) in this PostgreSQL database, postgres://user:password@host:port/database \
-        (default: SADE_DATABASE_URL, else SQLite in the data directory). The other stores stay in the data directory for now.
+        Keep the health store (samples, clinical registry), accounts and device tokens in this PostgreSQL database, \
+        postgres://user:password@host:port/database (default: SADE_DATABASE_URL, else SQLite in the data directory). \
+        The other stores stay in the data directory for now.
         """)
     var database: String?
 
@@ -79,10 +80,11 @@ struct ServeCommand: AsyncParsableCommand {
     func run() async throws {
         CommandLogging.bootstrapped
         let logger = Logger(label: "sade.serve")
-        let healthStore = try await openHealthStore()
+        let shared = try await openSharedStores()
         let system = try MonitoringSystem(configuration: .init(
             dataDirectory: data, smtp: mail.configuration(), webhookURL: webhook, webhookSecret: webhookSecret,
-            homeEventRetention: homeRetentionDays > 0 ? .seconds(homeRetentionDays * 86_400) : nil, healthStore: healthStore))
+            homeEventRetention: homeRetentionDays > 0 ? .seconds(homeRetentionDays * 86_400) : nil, healthStore: shared?.health,
+            accountRecords: shared?.accounts))
         if demo {
             let seeded = try await DemoHospital.seed(system)
             say(seeded ? "demo: seeded \(data) with the demo hospital" : "demo: \(data) already has data; not seeding")
@@ -152,18 +154,20 @@ extension ServeCommand {
         database ?? ProcessInfo.processInfo.environment["SADE_DATABASE_URL"].flatMap { $0.isEmpty ? nil : $0 }
     }
 
-    /// The PostgreSQL health store when a database is given (connected and migrated);
-    /// `nil` for SQLite in the data directory.
+    /// The stores kept in PostgreSQL when a database is given (connected and migrated):
+    /// the health store, and accounts with device tokens; `nil` for SQLite in the data
+    /// directory.
     ///
     /// - Throws: exit code 69 (`EX_UNAVAILABLE`) after saying why, when the server
     ///   cannot be reached or refuses the login.
-    func openHealthStore() async throws -> (any HealthStore & ClinicalRegistry)? {
+    func openSharedStores() async throws -> (health: any HealthStore & ClinicalRegistry, accounts: PostgresAccountRecords)? {
         guard let url = databaseURL else { return nil }
         let location = try PostgresLocation(url: url)
         do {
-            let store = try await PostgresHealthStore(PostgresPool.connect(location))
-            say("health store: PostgreSQL at \(location)")
-            return store
+            let pool = try await PostgresPool.connect(location)
+            let stores = (health: try await PostgresHealthStore(pool), accounts: try await PostgresAccountRecords(pool))
+            say("health store, accounts and device tokens: PostgreSQL at \(location)")
+            return stores
         } catch {
             FileHandle.standardError.write(Data("error: sade serve: the database is unavailable: \(error)\n".utf8))
             throw ExitCode(69)

@@ -10,7 +10,7 @@ struct PostgresLeasesTests {
         let url = try await PostgresTestServer.makeDatabase()
         var nodes: [(PostgresPool, PostgresLeases)] = []
         for _ in 0..<2 {
-            let pool = try await PostgresPool.connect(PostgresLocation(url: url), maximumConnections: 4)
+            let pool = try await PostgresPool.connect(PostgresLocation(url: url), maximumConnections: 4, timeout: .seconds(30))
             nodes.append((pool, try await PostgresLeases(pool)))
         }
         return nodes

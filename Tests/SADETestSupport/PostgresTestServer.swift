@@ -1,4 +1,6 @@
 import Foundation
+import PostgresNIO
+import SADEPostgres
 import Synchronization
 
 /// A throwaway PostgreSQL cluster for this test process: `initdb` into a temporary
@@ -31,11 +33,16 @@ public final class PostgresTestServer: Sendable {
     public static func shared() async throws -> PostgresTestServer {
         let task = started.withLock { task in
             if let task { return task }
-            let new = Task.detached { try start() }
+            let new = Task { try await startOffThePool() }
             task = new
             return new
         }
         return try await task.value
+    }
+
+    /// A server of its own, for a test that stops and restarts it.
+    public static func startOffThePool() async throws -> PostgresTestServer {
+        try await offThePool { try start() }
     }
 
     /// A new, empty database on the shared server; its `postgres://` URL.
@@ -43,29 +50,59 @@ public final class PostgresTestServer: Sendable {
         try await shared().makeDatabase()
     }
 
-    /// A new, empty database on this server; its `postgres://` URL.
-    public func makeDatabase() throws -> String {
-        let server = self
+    /// A new, empty database on this server (`CREATE DATABASE` on a connection kept for
+    /// it, not a `createdb` process to wait for); its `postgres://` URL.
+    public func makeDatabase() async throws -> String {
         let name = "test_\(UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: ""))"
-        try server.run("createdb", ["-h", "127.0.0.1", "-p", "\(server.port)", "-U", "postgres", name])
-        return server.url(name)
+        try await administration().query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)"))
+        return url(name)
+    }
+
+    private let admin = Mutex<Task<PostgresPool, any Error>?>(nil)
+
+    /// A small pool on the `postgres` database, for making databases.
+    private func administration() async throws -> PostgresPool {
+        let url = url("postgres")
+        let task = admin.withLock { task in
+            if let task { return task }
+            let new = Task {
+                // Tests ask for databases all at once (a CREATE DATABASE takes ~0.2 s): they queue, not fail.
+                try await PostgresPool.connect(PostgresLocation(url: url), maximumConnections: 4, timeout: .seconds(60), leaseTimeout: .seconds(600))
+            }
+            task = new
+            return new
+        }
+        return try await task.value
     }
 
     /// The URL of database `name` on this server.
     public func url(_ name: String) -> String { "postgres://postgres@127.0.0.1:\(port)/\(name)?sslmode=disable" }
 
     /// Stops the server at once (a crash, as far as clients can tell).
-    public func stop() throws { try run("pg_ctl", ["-D", "\(folder)/data", "-m", "immediate", "-w", "stop"], asServer: true) }
+    public func stop() async throws {
+        try await Self.offThePool { try self.run("pg_ctl", ["-D", "\(self.folder)/data", "-m", "immediate", "-w", "stop"], asServer: true) }
+    }
 
     /// Starts a stopped server again, on the same port.
-    public func restart() throws {
+    public func restart() async throws {
+        try await Self.offThePool { try self.startServer() }
+    }
+
+    private func startServer() throws {
         try run("pg_ctl", ["-D", "\(folder)/data", "-l", "\(folder)/log", "-w", "start"], asServer: true)
+    }
+
+    /// Runs `body`, which waits for processes, on a thread of its own: a wait on one of
+    /// Swift's few cooperative threads would hold up every test's tasks.
+    private static func offThePool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread { continuation.resume(with: Result { try body() }) }.start()
+        }
     }
 
     // MARK: Starting
 
-    /// A server of its own, for a test that stops and restarts it.
-    public static func start() throws -> PostgresTestServer {
+    private static func start() throws -> PostgresTestServer {
         guard let binaries = findBinaries() else { throw MissingTestTool(what: "PostgreSQL (initdb, pg_ctl; Debian's postgresql)") }
         let folder = "/tmp/sade-pg-\(getpid())-\(UUID().uuidString.prefix(8))"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -84,7 +121,7 @@ public final class PostgresTestServer: Sendable {
             """
         try settings.appendLine(to: "\(folder)/data/postgresql.conf")
         server.watch(parent: getpid())
-        try server.restart()
+        try server.startServer()
         return server
     }
 

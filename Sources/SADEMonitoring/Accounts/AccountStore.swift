@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import HummingbirdBcrypt
 import SADEHealth
 
@@ -14,16 +13,22 @@ public struct AccountStore: Sendable {
     /// rather than silently cut).
     public static let maximumPasswordBytes = 72
 
-    let writer: any DatabaseWriter
+    /// Where the accounts are kept.
+    let records: any AccountRecords
     /// How passwords are hashed.
     public let hasher: PasswordHasher
     /// Compared against when a username is unknown, so that the answer takes as long
     /// (a hash of a fixed text at the hasher's cost, made once per cost).
     private let decoyHash: String
 
-    /// Accounts in `database`.
+    /// Accounts in the monitoring database.
     public init(database: MonitoringDatabase, hasher: PasswordHasher = .standard) {
-        writer = database.writer
+        self.init(records: SQLiteAccountRecords(writer: database.writer), hasher: hasher)
+    }
+
+    /// Accounts in `records` (PostgreSQL when several nodes share them).
+    public init(records: any AccountRecords, hasher: PasswordHasher = .standard) {
+        self.records = records
         self.hasher = hasher
         decoyHash = Bcrypt.hash("decoy password", cost: hasher.cost)
     }
@@ -38,84 +43,60 @@ public struct AccountStore: Sendable {
     public func create(_ account: UserAccount, password: String) async throws(MonitoringError) -> UserAccount {
         try Self.validate(account)
         try Self.validate(password: password)
-        let row = AccountRow(account, passwordHash: await hasher.hash(password))
-        try write { db in
-            if try AccountRow.filter(AccountRow.Columns.username.collating(.nocase) == account.username).fetchCount(db) > 0 {
-                throw MonitoringError.conflict("the username \(account.username) is taken")
-            }
-            try row.insert(db)
-        }
+        try await records.insert(account, passwordHash: await hasher.hash(password))
         return account
     }
 
     /// Replaces an account's details (not its password).
-    public func update(_ account: UserAccount) throws(MonitoringError) {
+    public func update(_ account: UserAccount) async throws(MonitoringError) {
         try Self.validate(account)
-        try write { db in
-            guard var row = try AccountRow.fetchOne(db, key: account.id) else {
-                throw MonitoringError.notFound("no account \(account.id)")
-            }
-            let clash = try AccountRow.filter(AccountRow.Columns.username.collating(.nocase) == account.username)
-                .filter(AccountRow.Columns.id != account.id).fetchCount(db)
-            if clash > 0 { throw MonitoringError.conflict("the username \(account.username) is taken") }
-            row.set(account)
-            try row.update(db)
-        }
+        try await records.update(account)
     }
 
     /// Sets a new password.
     public func changePassword(of id: String, to password: String) async throws(MonitoringError) {
         try Self.validate(password: password)
-        let hash = await hasher.hash(password)
-        try write { db in
-            guard var row = try AccountRow.fetchOne(db, key: id) else { throw MonitoringError.notFound("no account \(id)") }
-            row.passwordHash = hash
-            try row.update(db)
-        }
+        try await records.setPasswordHash(await hasher.hash(password), of: id)
     }
 
     /// Removes an account; returns whether it existed.
     @discardableResult
-    public func delete(_ id: String) throws(MonitoringError) -> Bool {
-        try write { db in try AccountRow.deleteOne(db, key: id) }
+    public func delete(_ id: String) async throws(MonitoringError) -> Bool {
+        try await records.delete(id)
     }
 
     // MARK: Reading
 
     /// The account whose username and password match, or `nil`.
     public func authenticate(username: String, password: String) async throws(MonitoringError) -> UserAccount? {
-        let row = try read { db in try AccountRow.filter(AccountRow.Columns.username.collating(.nocase) == username).fetchOne(db) }
+        let stored = try await records.account(username: username)
         // bcrypt stops at a NUL: "secret\0anything" would match "secret".
         let usable = !password.unicodeScalars.contains { CharacterSet.controlCharacters.contains($0) }
-        guard let row, usable else {
+        guard let stored, usable else {
             _ = await hasher.verify(password, against: decoyHash)
             return nil
         }
-        return await hasher.verify(password, against: row.passwordHash) ? row.account : nil
+        return await hasher.verify(password, against: stored.passwordHash) ? stored.account : nil
     }
 
     /// The account with this identifier.
-    public func account(id: String) throws(MonitoringError) -> UserAccount? {
-        try read { db in try AccountRow.fetchOne(db, key: id)?.account }
+    public func account(id: String) async throws(MonitoringError) -> UserAccount? {
+        try await records.account(id: id)?.account
     }
 
     /// The account with this username, regardless of case.
-    public func account(username: String) throws(MonitoringError) -> UserAccount? {
-        try read { db in try AccountRow.filter(AccountRow.Columns.username.collating(.nocase) == username).fetchOne(db)?.account }
+    public func account(username: String) async throws(MonitoringError) -> UserAccount? {
+        try await records.account(username: username)?.account
     }
 
     /// Every account (of `role`, if given), by username.
-    public func accounts(role: UserRole? = nil) throws(MonitoringError) -> [UserAccount] {
-        try read { db in
-            var request = AccountRow.order(AccountRow.Columns.username.collating(.nocase))
-            if let role { request = request.filter(AccountRow.Columns.role == role.rawValue) }
-            return try request.fetchAll(db).map(\.account)
-        }
+    public func accounts(role: UserRole? = nil) async throws(MonitoringError) -> [UserAccount] {
+        try await records.accounts(role: role)
     }
 
     /// How many accounts there are.
-    public func count() throws(MonitoringError) -> Int {
-        try read { db in try AccountRow.fetchCount(db) }
+    public func count() async throws(MonitoringError) -> Int {
+        try await records.accountCount()
     }
 
     // MARK: Validation
@@ -147,16 +128,6 @@ public struct AccountStore: Sendable {
         guard !password.unicodeScalars.contains(where: { CharacterSet.controlCharacters.contains($0) }) else {
             throw .invalid(field: "password", reason: "may not contain control characters")
         }
-    }
-
-    // MARK: Database access
-
-    func read<T>(_ body: (Database) throws -> T) throws(MonitoringError) -> T {
-        do { return try writer.read(body) } catch { throw MonitoringError(error) }
-    }
-
-    func write<T>(_ body: (Database) throws -> T) throws(MonitoringError) -> T {
-        do { return try writer.write(body) } catch { throw MonitoringError(error) }
     }
 }
 

@@ -1,6 +1,5 @@
 import Crypto
 import Foundation
-import GRDB
 import SADEHealth
 
 /// A monitoring device's credential: it may write samples of one patient and nothing else.
@@ -28,62 +27,42 @@ public struct DeviceTokens: Sendable {
     /// Every secret starts with this, so that a bearer token is told apart from a JWT.
     public static let secretPrefix = "sdt_"
 
-    let writer: any DatabaseWriter
+    /// Where the tokens are kept.
+    let records: any DeviceTokenRecords
 
-    /// Device tokens in `database`.
-    public init(database: MonitoringDatabase) { writer = database.writer }
+    /// Device tokens in the monitoring database.
+    public init(database: MonitoringDatabase) { records = SQLiteAccountRecords(writer: database.writer) }
+
+    /// Device tokens in `records` (PostgreSQL when several nodes share them).
+    public init(records: any DeviceTokenRecords) { self.records = records }
 
     /// A new token for `patient`; returns it with its secret.
-    public func issue(for patient: PatientID, label: String, at now: Date = Date()) throws(MonitoringError) -> (token: DeviceToken, secret: String) {
+    public func issue(for patient: PatientID, label: String, at now: Date = Date()) async throws(MonitoringError) -> (token: DeviceToken, secret: String) {
         let label = label.trimmingCharacters(in: .whitespaces)
         guard (1...200).contains(label.count) else { throw .invalid(field: "label", reason: "must be 1 to 200 characters") }
         var generator = SystemRandomNumberGenerator()
         let bytes = (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }
         let secret = Self.secretPrefix + bytes.map { String(format: "%02x", $0) }.joined()
         let token = DeviceToken(id: UUID().uuidString, patientID: patient, label: label, createdAt: now)
-        do {
-            try writer.write { db in
-                try db.execute(
-                    sql: "INSERT INTO deviceToken (id, secretHash, patientID, label, createdAt) VALUES (?, ?, ?, ?, ?)",
-                    arguments: [token.id, Self.digest(secret), patient.rawValue, label, now.timeIntervalSince1970])
-            }
-        } catch { throw MonitoringError(error) }
+        try await records.insert(token, secretDigest: Self.digest(secret))
         return (token, secret)
     }
 
     /// The live token whose secret this is, or `nil`.
-    public func token(secret: String) throws(MonitoringError) -> DeviceToken? {
+    public func token(secret: String) async throws(MonitoringError) -> DeviceToken? {
         guard secret.hasPrefix(Self.secretPrefix) else { return nil }
-        return try fetch("SELECT * FROM deviceToken WHERE secretHash = ? AND revokedAt IS NULL", [Self.digest(secret)]).first
+        return try await records.liveToken(secretDigest: Self.digest(secret))
     }
 
     /// The tokens issued for `patient`, revoked ones included, oldest first.
-    public func tokens(for patient: PatientID) throws(MonitoringError) -> [DeviceToken] {
-        try fetch("SELECT * FROM deviceToken WHERE patientID = ? ORDER BY createdAt, id", [patient.rawValue])
+    public func tokens(for patient: PatientID) async throws(MonitoringError) -> [DeviceToken] {
+        try await records.tokens(for: patient)
     }
 
     /// Revokes a token; returns whether a live one was revoked.
     @discardableResult
-    public func revoke(_ id: String, at now: Date = Date()) throws(MonitoringError) -> Bool {
-        do {
-            return try writer.write { db in
-                try db.execute(sql: "UPDATE deviceToken SET revokedAt = ? WHERE id = ? AND revokedAt IS NULL", arguments: [now.timeIntervalSince1970, id])
-                return db.changesCount > 0
-            }
-        } catch { throw MonitoringError(error) }
-    }
-
-    private func fetch(_ sql: String, _ arguments: StatementArguments) throws(MonitoringError) -> [DeviceToken] {
-        do {
-            return try writer.read { db in
-                try Row.fetchAll(db, sql: sql, arguments: arguments).map { row in
-                    DeviceToken(
-                        id: row["id"], patientID: PatientID(rawValue: row["patientID"]), label: row["label"],
-                        createdAt: Date(timeIntervalSince1970: row["createdAt"]),
-                        revokedAt: (row["revokedAt"] as Double?).map(Date.init(timeIntervalSince1970:)))
-                }
-            }
-        } catch { throw MonitoringError(error) }
+    public func revoke(_ id: String, at now: Date = Date()) async throws(MonitoringError) -> Bool {
+        try await records.revoke(id, at: now)
     }
 
     static func digest(_ secret: String) -> String {

@@ -69,7 +69,7 @@ public enum DemoHospital {
     /// patients, and ``historyHours`` of past readings. Returns whether it seeded.
     @discardableResult
     public static func seed(_ system: MonitoringSystem) async throws(MonitoringError) -> Bool {
-        guard try system.accounts.count() == 0 else { return false }
+        guard try await system.accounts.count() == 0 else { return false }
         do {
             try await system.health.save(hospital)
             try await system.health.save(covidWard)

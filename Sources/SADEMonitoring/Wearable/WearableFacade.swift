@@ -45,7 +45,7 @@ public struct WearableFacade: Sendable {
         do {
             try await health.save(Patient(id: patientID, name: account.name))
         } catch {
-            _ = try? accounts.delete(account.id)
+            _ = try? await accounts.delete(account.id)
             throw MonitoringError(error)
         }
         return account
@@ -54,17 +54,17 @@ public struct WearableFacade: Sendable {
     /// Moves `account` to `projectID`.
     ///
     /// - Throws: ``MonitoringError/notFound(_:)`` when there is no such project.
-    public func changeProject(of account: UserAccount, to projectID: Int) throws(MonitoringError) {
+    public func changeProject(of account: UserAccount, to projectID: Int) async throws(MonitoringError) {
         guard try store.project(projectID) != nil else { throw .notFound("no project \(projectID)") }
         var account = account
         account.projectID = projectID
-        try accounts.update(account)
+        try await accounts.update(account)
     }
 
     /// Moves the account named `username` to `projectID`.
-    public func assign(username: String, to projectID: Int) throws(MonitoringError) {
-        guard let account = try accounts.account(username: username) else { throw .notFound("no user \(username)") }
-        try changeProject(of: account, to: projectID)
+    public func assign(username: String, to projectID: Int) async throws(MonitoringError) {
+        guard let account = try await accounts.account(username: username) else { throw .notFound("no user \(username)") }
+        try await changeProject(of: account, to: projectID)
     }
 
     // MARK: Data items
@@ -93,16 +93,16 @@ public struct WearableFacade: Sendable {
     /// The data item `id` if `account` owns it or is an admin, with its owner.
     ///
     /// - Throws: ``MonitoringError/notFound(_:)`` or ``MonitoringError/forbidden(_:)``.
-    public func item(_ id: Int64, for account: UserAccount) throws(MonitoringError) -> (item: WearableDataItem, owner: UserAccount?) {
+    public func item(_ id: Int64, for account: UserAccount) async throws(MonitoringError) -> (item: WearableDataItem, owner: UserAccount?) {
         guard let item = try store.item(id) else { throw .notFound("no data item \(id)") }
         guard item.ownerID == account.id || account.role == .admin else { throw .forbidden("data item \(id) is not yours") }
-        let owner = try item.ownerID == account.id ? account : accounts.account(id: item.ownerID)
+        let owner = item.ownerID == account.id ? account : try await accounts.account(id: item.ownerID)
         return (item, owner)
     }
 
     /// Deletes a data item of `account` (any item for an admin) and its samples.
     public func delete(_ id: Int64, by account: UserAccount) async throws(MonitoringError) {
-        let (item, _) = try item(id, for: account)
+        let (item, _) = try await item(id, for: account)
         if !item.sampleIDs.isEmpty {
             _ = try await call { () async throws(HealthError) in try await health.delete(item.sampleIDs, as: .system) }
         }

@@ -11,13 +11,13 @@ struct Authenticator: Sendable {
     /// The token's account, and when a login token expires (`nil` for device tokens).
     func account(forToken token: String) async throws -> (account: UserAccount, expiresAt: Date?) {
         if token.hasPrefix(DeviceTokens.secretPrefix) {
-            guard let device = try devices.token(secret: token) else {
+            guard let device = try await devices.token(secret: token) else {
                 throw APIError.unauthenticated("the device token is not valid or was revoked")
             }
             return (device.account, nil)
         }
         let (id, expiresAt) = try await tokens.verify(token)
-        guard let account = try accounts.account(id: id) else {
+        guard let account = try await accounts.account(id: id) else {
             throw APIError.unauthenticated("the account of this token no longer exists")
         }
         return (account, expiresAt)

@@ -8,7 +8,7 @@ extension MonitoringServer {
                 let status: String
                 let accounts: Int
             }
-            return try JSONBody.response(Health(status: "ok", accounts: try system.accounts.count()))
+            return try await JSONBody.response(Health(status: "ok", accounts: try system.accounts.count()))
         }
     }
 }

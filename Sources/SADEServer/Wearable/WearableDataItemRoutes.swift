@@ -22,7 +22,7 @@ extension MonitoringServer {
         // The item with its owner's name, for the admin panel's pop-up (thesis Figure 4.48).
         items.get("getProjectDataWithUser/:id") { _, context -> Response in
             let caller = try context.requireCaller()
-            let (item, owner) = try system.wearable.item(try wearableNumber("id", in: context), for: caller)
+            let (item, owner) = try await system.wearable.item(try wearableNumber("id", in: context), for: caller)
             return try JSONBody.response(WearableDataItemView(item, ownerName: owner?.name))
         }
 
@@ -34,7 +34,7 @@ extension MonitoringServer {
 
         items.get(":id") { _, context -> Response in
             let caller = try context.requireCaller()
-            let (item, _) = try system.wearable.item(try wearableNumber("id", in: context), for: caller)
+            let (item, _) = try await system.wearable.item(try wearableNumber("id", in: context), for: caller)
             return try JSONBody.response(WearableDataItemView(item))
         }
 

@@ -22,7 +22,7 @@ extension MonitoringServer {
         projects.put("assign") { request, context -> Response in
             _ = try context.requireAdmin()
             let input = try await JSONBody.decode(WearableProjectAssignment.self, from: request, limit: configuration.maxBodyBytes)
-            try system.wearable.assign(username: input.username, to: input.projectID)
+            try await system.wearable.assign(username: input.username, to: input.projectID)
             return Response(status: .noContent)
         }
 

@@ -28,7 +28,7 @@ extension MonitoringServer {
         // As in the thesis, an admin moves themself; `PUT /Api/Project/assign` moves someone else.
         users.put("changeProject/:id") { _, context -> Response in
             let admin = try context.requireAdmin()
-            try system.wearable.changeProject(of: admin, to: try wearableNumber("id", in: context))
+            try await system.wearable.changeProject(of: admin, to: try wearableNumber("id", in: context))
             return Response(status: .noContent)
         }
     }

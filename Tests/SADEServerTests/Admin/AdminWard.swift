@@ -36,7 +36,7 @@ struct AdminWard: Sendable {
         try await harness.createAccount("nurse2", role: .nurse, staffID: "nurse2")
         try await harness.createAccount("doctor1", role: .doctor, staffID: "doctor1")
         try await harness.createAccount("pat1", role: .patient, patientID: "patient-01")
-        let device = try harness.system.devices.issue(for: "patient-01", label: "monitor 1").secret
+        let device = try await harness.system.devices.issue(for: "patient-01", label: "monitor 1").secret
         try await harness.system.staffChanged()
         return AdminWard(
             admin: try await harness.login("admin"), nurse1: try await harness.login("nurse1"), nurse2: try await harness.login("nurse2"),

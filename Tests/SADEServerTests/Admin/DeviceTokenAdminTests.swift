@@ -37,11 +37,11 @@ struct DeviceTokenAdminTests {
     func rules() async throws {
         try await ServerHarness.run { harness in
             let ward = try await AdminWard.seed(in: harness)
-            let existing = try #require(try harness.system.devices.tokens(for: "patient-01").first)
+            let existing = try #require(try await harness.system.devices.tokens(for: "patient-01").first)
             try await ward.expectAdminOnly(harness, .post, "/api/v1/patients/patient-01/devices", json: ["label": "rogue"])
             try await ward.expectAdminOnly(harness, .get, "/api/v1/patients/patient-01/devices")
             try await ward.expectAdminOnly(harness, .delete, "/api/v1/patients/patient-01/devices/\(existing.id)")
-            #expect(try harness.system.devices.tokens(for: "patient-01").count == 1)
+            #expect(try await harness.system.devices.tokens(for: "patient-01").count == 1)
 
             #expect(try await harness.request(.post, "/api/v1/patients/ghost/devices", token: ward.admin).status == .notFound)
             #expect(try await harness.request(.delete, "/api/v1/patients/patient-02/devices/\(existing.id)", token: ward.admin).status == .notFound)

@@ -10,7 +10,7 @@ struct UserAdminTests {
     func adminOnly() async throws {
         try await ServerHarness.run { harness in
             let ward = try await AdminWard.seed(in: harness)
-            let nurse = try #require(try harness.system.accounts.account(username: "nurse1"))
+            let nurse = try #require(try await harness.system.accounts.account(username: "nurse1"))
             let body = ["username": "x1", "name": "X", "role": "nurse", "password": "long-enough-1"]
             try await ward.expectAdminOnly(harness, .get, "/api/v1/users")
             try await ward.expectAdminOnly(harness, .post, "/api/v1/users", json: body)
@@ -18,7 +18,7 @@ struct UserAdminTests {
             try await ward.expectAdminOnly(harness, .put, "/api/v1/users/\(nurse.id)", json: ["name": "Evil"])
             try await ward.expectAdminOnly(harness, .delete, "/api/v1/users/\(nurse.id)")
             try await ward.expectAdminOnly(harness, .post, "/api/v1/users/\(nurse.id)/password", json: ["password": "hijacked-123"])
-            #expect(try harness.system.accounts.account(id: nurse.id)?.name == "Nurse1")
+            #expect(try await harness.system.accounts.account(id: nurse.id)?.name == "Nurse1")
         }
     }
 
@@ -64,12 +64,12 @@ struct UserAdminTests {
             let ward = try await AdminWard.seed(in: harness)
             let onDuty = try await harness.request(.put, "/api/v1/staff/nurse1", token: ward.admin, json: ["onDuty": true])
             #expect(onDuty.object?["onDuty"] as? Bool == true)
-            let account = try #require(try harness.system.accounts.account(username: "nurse1"))
+            let account = try #require(try await harness.system.accounts.account(username: "nurse1"))
             #expect(try await harness.request(.delete, "/api/v1/users/\(account.id)", token: ward.admin).status == .noContent)
             let staff = try await harness.request(.get, "/api/v1/staff/nurse1", token: ward.admin)
             #expect(staff.status == .ok)
             #expect(staff.object?["onDuty"] as? Bool == false)
-            #expect(try harness.system.accounts.account(username: "nurse1") == nil)
+            #expect(try await harness.system.accounts.account(username: "nurse1") == nil)
         }
     }
 
@@ -117,7 +117,7 @@ struct UserAdminTests {
                 #expect(response.status == .badRequest, "\(json)")
                 #expect(response.errorMessage?.hasPrefix(field) == true, "\(json): \(response.errorMessage ?? "")")
             }
-            #expect(try harness.system.accounts.account(username: "a1") == nil)  // no account left without its worker
+            #expect(try await harness.system.accounts.account(username: "a1") == nil)  // no account left without its worker
 
             let taken = try await create(#"{"username": "ADMIN", "name": "A", "role": "admin", "password": "long-enough-1"}"#)
             #expect(taken.status == .conflict && taken.errorCode == "conflict")
@@ -128,7 +128,7 @@ struct UserAdminTests {
 
             #expect(try await harness.request(.get, "/api/v1/users/no-such-id", token: ward.admin).status == .notFound)
             #expect(try await harness.request(.get, "/api/v1/users?role=janitor", token: ward.admin).status == .badRequest)
-            let admin = try #require(try harness.system.accounts.account(username: "admin"))
+            let admin = try #require(try await harness.system.accounts.account(username: "admin"))
             #expect(try await harness.request(.delete, "/api/v1/users/\(admin.id)", token: ward.admin).status == .conflict)
             #expect(try await harness.request(.put, "/api/v1/users/\(admin.id)", token: ward.admin, json: ["role": "nurse"]).status == .conflict)
             let password = try await harness.request(.put, "/api/v1/users/\(admin.id)", token: ward.admin, json: ["password": "new-password-1"])

@@ -113,7 +113,7 @@ struct AlertFlowTests {
             #expect(try await harness.request(.get, "/api/v1/alerts/\(UUID().uuidString)", token: nb).status == .notFound)
             #expect(try await harness.request(.get, "/api/v1/alerts/not-a-uuid", token: nb).status == .notFound)
             #expect(try await harness.request(.get, "/api/v1/alerts").status == .unauthorized)
-            let (_, secret) = try harness.system.devices.issue(for: "p-a", label: "monitor")
+            let (_, secret) = try await harness.system.devices.issue(for: "p-a", label: "monitor")
             #expect(try await harness.request(.get, "/api/v1/alerts", token: secret).status == .forbidden)
             #expect(try await harness.request(.get, "/api/v1/events", token: secret).status == .forbidden)
             #expect(try await harness.request(.get, "/api/v1/alerts", token: nb).array?.isEmpty == true)

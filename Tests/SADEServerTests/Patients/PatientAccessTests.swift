@@ -42,8 +42,8 @@ struct PatientAccessTests {
             #expect(try await harness.request(.get, "/api/v1/patients/p-a", token: ward.deviceSecret).status == .forbidden)
             #expect(try await harness.request(.get, "/api/v1/patients", token: ward.deviceSecret).array?.isEmpty == true)
             // A revoked device token no longer works.
-            let token = try #require(try harness.system.devices.tokens(for: "p-a").first)
-            try harness.system.devices.revoke(token.id)
+            let token = try #require(try await harness.system.devices.tokens(for: "p-a").first)
+            try await harness.system.devices.revoke(token.id)
             #expect(try await harness.request(.post, "/api/v1/patients/p-a/observations", token: ward.deviceSecret, json: sample).status == .unauthorized)
         }
     }

@@ -28,13 +28,13 @@ struct ServeDatabaseProcessTests {
         #expect(result.error.contains("invalid database URL") && !result.error.contains("hunter2"), "\(result.error)")
     }
 
-    @Test("--demo on PostgreSQL: the registry and every accepted sample are in the database, and a restart finds them there")
+    @Test("--demo on PostgreSQL: registry, accounts and samples are in the database; a second node with a data directory of its own logs in and reads them")
     func samplesInPostgres() async throws {
         let url = try await PostgresTestServer.makeDatabase()
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("sade-serve-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: data) }
         let (server, base) = try await ServeProcessTests.serve(["--demo", "--data", data, "--database", url])
-        #expect(await server.line(containing: "health store: PostgreSQL") != nil)
+        #expect(await server.line(containing: "accounts and device tokens: PostgreSQL") != nil)
         let admin = try await ServeProcessTests.login(base, "admin")
         let accepted = try await HarnessResponse.json(
             .post, base + "/api/v1/patients/patient-05/observations", token: admin,
@@ -45,20 +45,21 @@ struct ServeDatabaseProcessTests {
         #expect(await server.finish().status == 0)
 
         // Read the database directly, as another node would.
-        let store = try await PostgresHealthStore(PostgresPool.connect(PostgresLocation(url: url), maximumConnections: 2))
+        let store = try await PostgresHealthStore(PostgresPool.connect(PostgresLocation(url: url), maximumConnections: 2, timeout: .seconds(30)))
         let registered = Set(try await store.patients(in: nil).map(\.id))
         #expect(Set(DemoHospital.patients.map(\.patient.id)).isSubset(of: registered), "\(registered)")
         let samples = try await store.samples(SampleQuery(.quantity(.heartRate), patient: "patient-05"), as: .system)
         #expect(samples.contains { $0.id == id })
         await store.database.close()
 
-        // Over the same database with a fresh data directory: the samples are there.
+        // A second node over the same database, with a data directory of its own: the demo
+        // admin (an account in PostgreSQL) logs in there and reads the sample taken by the first.
         let fresh = FileManager.default.temporaryDirectory.appendingPathComponent("sade-serve-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: fresh) }
         let (again, secondBase) = try await ServeProcessTests.serve(["--data", fresh, "--database", url])
-        let demoAdmin = try await HarnessResponse.json(.post, secondBase + "/api/v1/auth/login", ["username": "admin", "password": "sade-demo"])
-        // Accounts are still in the data directory (not yet in PostgreSQL): the fresh one has none.
-        #expect(demoAdmin.status == .unauthorized)
+        let token = try await ServeProcessTests.login(secondBase, "admin")
+        let read = try await HarnessResponse.json(.get, secondBase + "/api/v1/patients/patient-05/observations?type=heartRate", token: token)
+        #expect((read.array as? [[String: Any]])?.contains { ($0["id"] as? String).flatMap(UUID.init(uuidString:)) == id } == true)
         again.signal(SIGTERM)
         #expect(await again.finish().status == 0)
     }

@@ -22,7 +22,7 @@ struct Ward {
         try await harness.createAccount("doctor-a", role: .doctor, staffID: "doctor-a")
         try await harness.createAccount("nurse-b", role: .nurse, staffID: "nurse-b")
         try await harness.createAccount("patient-a", role: .patient, patientID: "p-a")
-        let (_, secret) = try harness.system.devices.issue(for: "p-a", label: "monitor A")
+        let (_, secret) = try await harness.system.devices.issue(for: "p-a", label: "monitor A")
         return Ward(deviceSecret: secret)
     }
 }

@@ -59,9 +59,9 @@ struct WearableDataItemTests {
             }
             #expect(try await harness.request(.post, "/Api/DataItem", token: token, raw: "{\"heartBpm\": ").status == .badRequest)
             #expect(try await harness.request(.post, "/Api/DataItem", raw: #"{"heartBpm": 70}"#).status == .unauthorized)
-            let device = try harness.system.devices.issue(for: "wearable-ana", label: "bedside monitor").secret
+            let device = try await harness.system.devices.issue(for: "wearable-ana", label: "bedside monitor").secret
             #expect(try await harness.request(.post, "/Api/DataItem", token: device, raw: #"{"heartBpm": 70}"#).status == .forbidden)
-            let ana = try #require(try harness.system.accounts.account(username: "ana"))
+            let ana = try #require(try await harness.system.accounts.account(username: "ana"))
             #expect(try harness.system.wearable.store.items(ownedBy: ana.id).isEmpty)
         }
     }

@@ -19,7 +19,7 @@ struct WearableProjectTests {
             let created = try await harness.request(.post, "/Api/Project", token: admin, json: ["name": "Marathon study", "description": "Runners"])
             #expect(created.status == .created)
             #expect(created.object?["id"] as? Int == 1)
-            #expect(created.object?["adminId"] as? String == (try harness.system.accounts.account(username: "admin"))?.id)
+            #expect(created.object?["adminId"] as? String == (try await harness.system.accounts.account(username: "admin"))?.id)
             #expect((created.object?["startTime"] as? String).flatMap(JSONBody.parseDate) == ServerHarness.epoch)
             #expect(try await harness.request(.get, "/Api/Project", token: user).array?.count == 2)
             #expect(try await harness.request(.get, "/Api/Project/1", token: user).object?["name"] as? String == "Marathon study")
@@ -40,7 +40,7 @@ struct WearableProjectTests {
             let assignment = #"{"username": "ana", "projectId": 1}"#
             #expect(try await harness.request(.put, "/Api/Project/assign", token: ana, raw: assignment).status == .forbidden)
             #expect(try await harness.request(.put, "/Api/Project/assign", token: admin, raw: assignment).status == .noContent)
-            #expect(try harness.system.accounts.account(username: "ana")?.projectID == 1)
+            #expect(try await harness.system.accounts.account(username: "ana")?.projectID == 1)
             let unknownProject = try await harness.request(.put, "/Api/Project/assign", token: admin, raw: #"{"username": "bob", "projectId": "9"}"#)
             #expect(unknownProject.status == .notFound)
             let unknownUser = try await harness.request(.put, "/Api/Project/assign", token: admin, raw: #"{"username": "zed", "projectId": 1}"#)

@@ -14,7 +14,7 @@ struct WearableUserTests {
             #expect(response.object?["role"] as? String == "User")
             #expect(response.object?["projectId"] as? Int == 0)
             #expect(response.object?["password"] == nil && !response.text.contains(ServerHarness.password))
-            let account = try #require(try harness.system.accounts.account(username: "ana"))
+            let account = try #require(try await harness.system.accounts.account(username: "ana"))
             #expect(account.role == .patient && account.location == "Cluj-Napoca" && account.projectID == 0)
             #expect(account.patientID == "wearable-ana")
             #expect(try await harness.system.health.patient("wearable-ana")?.name == "Ana Pop")
@@ -32,7 +32,7 @@ struct WearableUserTests {
             let missing = try await harness.request(.post, "/Api/User/register", json: ["password": ServerHarness.password])
             #expect(missing.status == .badRequest)
             #expect(missing.errorMessage?.contains("username") == true)
-            #expect(try harness.system.accounts.account(username: "bob") == nil)
+            #expect(try await harness.system.accounts.account(username: "bob") == nil)
         }
     }
 
@@ -77,11 +77,11 @@ struct WearableUserTests {
             #expect(try await harness.request(.put, "/Api/User/changeProject/\(projectID)", token: user).status == .forbidden)
             #expect(try await harness.request(.put, "/Api/User/changeProject/\(projectID)").status == .unauthorized)
             #expect(try await harness.request(.put, "/Api/User/changeProject/\(projectID)", token: admin).status == .noContent)
-            #expect(try harness.system.accounts.account(username: "admin")?.projectID == projectID)
+            #expect(try await harness.system.accounts.account(username: "admin")?.projectID == projectID)
             #expect(try await harness.request(.put, "/Api/User/changeProject/77", token: admin).status == .notFound)
             let bad = try await harness.request(.put, "/Api/User/changeProject/seven", token: admin)
             #expect(bad.status == .badRequest && bad.errorMessage?.hasPrefix("id") == true)
-            #expect(try harness.system.accounts.account(username: "ana")?.projectID == 0)
+            #expect(try await harness.system.accounts.account(username: "ana")?.projectID == 0)
         }
     }
 }

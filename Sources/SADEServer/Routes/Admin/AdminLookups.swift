@@ -16,9 +16,9 @@ extension MonitoringRequestContext {
 /// each is found or answered 404.
 extension MonitoringServer {
     /// The account named by the path parameter `id`.
-    func registeredAccount(_ context: MonitoringRequestContext) throws -> UserAccount {
+    func registeredAccount(_ context: MonitoringRequestContext) async throws -> UserAccount {
         let id = try context.pathParameter("id")
-        guard let account = try system.accounts.account(id: id) else { throw APIError.notFound("no user \(id)") }
+        guard let account = try await system.accounts.account(id: id) else { throw APIError.notFound("no user \(id)") }
         return account
     }
 

@@ -38,7 +38,7 @@ extension MonitoringServer {
             let patient = try await existingPatient(context)
             let body = try await AdminInput.bodyData(of: request, limit: configuration.maxBodyBytes)
             let device = body.isEmpty ? Device(label: nil) : try JSONBody.decode(Device.self, from: body)
-            let (token, secret) = try system.devices.issue(
+            let (token, secret) = try await system.devices.issue(
                 for: patient.id, label: device.label ?? "monitor of \(patient.id)", at: system.now())
             return try JSONBody.response(Issued(token: DeviceTokenView(token), secret: secret), status: .created)
         }
@@ -46,18 +46,18 @@ extension MonitoringServer {
         api.get("patients/:id/devices") { _, context -> Response in
             _ = try context.requireAdmin()
             let patient = try await existingPatient(context)
-            return try JSONBody.response(try system.devices.tokens(for: patient.id).map(DeviceTokenView.init))
+            return try await JSONBody.response(try system.devices.tokens(for: patient.id).map(DeviceTokenView.init))
         }
 
         api.delete("patients/:id/devices/:tokenID") { _, context -> Response in
             _ = try context.requireAdmin()
             let patient = try await existingPatient(context)
             let id = try context.pathParameter("tokenID")
-            guard let token = try system.devices.tokens(for: patient.id).first(where: { $0.id == id }) else {
+            guard let token = try await system.devices.tokens(for: patient.id).first(where: { $0.id == id }) else {
                 throw APIError.notFound("patient \(patient.id) has no device token \(id)")
             }
             guard token.revokedAt == nil else { throw APIError.conflict("device token \(id) was revoked already") }
-            try system.devices.revoke(id, at: system.now())
+            try await system.devices.revoke(id, at: system.now())
             return AdminInput.noContent()
         }
     }

@@ -65,7 +65,7 @@ extension MonitoringServer {
             let field = account.staffID == nil ? "staffID (the username unless given)" : "staffID"
             let staffID = try AdminInput.identifier(account.staffID ?? account.username, field: field)
             account.staffID = staffID
-            if let holder = try system.accounts.accounts().first(where: { $0.staffID == staffID && $0.id != account.id }) {
+            if let holder = try await system.accounts.accounts().first(where: { $0.staffID == staffID && $0.id != account.id }) {
                 throw APIError.conflict("health-care worker \(staffID) already has the account \(holder.username)")
             }
             let role: HealthCareWorker.Role = account.role == .doctor ? .doctor : .nurse

@@ -22,7 +22,7 @@ extension MonitoringServer {
                 }
                 role = parsed
             }
-            return try JSONBody.response(try system.accounts.accounts(role: role).map(AccountView.init))
+            return try await JSONBody.response(try system.accounts.accounts(role: role).map(AccountView.init))
         }
 
         api.post("users") { request, context -> Response in
@@ -40,7 +40,7 @@ extension MonitoringServer {
                 do {
                     try await system.health.save(worker)
                 } catch {
-                    _ = try? system.accounts.delete(account.id)  // all or nothing: no account without its worker
+                    _ = try? await system.accounts.delete(account.id)  // all or nothing: no account without its worker
                     throw error
                 }
                 try await system.staffChanged()
@@ -50,12 +50,12 @@ extension MonitoringServer {
 
         api.get("users/:id") { _, context -> Response in
             _ = try context.requireAdmin()
-            return try JSONBody.response(AccountView(try registeredAccount(context)))
+            return try await JSONBody.response(AccountView(try registeredAccount(context)))
         }
 
         api.put("users/:id") { request, context -> Response in
             let caller = try context.requireAdmin()
-            let before = try registeredAccount(context)
+            let before = try await registeredAccount(context)
             let input = try await JSONBody.decode(UserInput.self, from: request, limit: configuration.maxBodyBytes)
             guard input.password == nil else {
                 throw APIError.invalid("password: is changed by POST /api/v1/users/{id}/password", code: "invalid-field")
@@ -66,12 +66,12 @@ extension MonitoringServer {
                 throw APIError.conflict("you cannot take away your own admin role: another admin must do it")
             }
             let worker = try await linkRecords(of: &account, input: input)
-            try system.accounts.update(account)
+            try await system.accounts.update(account)
             if let worker {
                 do {
                     try await system.health.save(worker)
                 } catch {
-                    _ = try? system.accounts.update(before)
+                    _ = try? await system.accounts.update(before)
                     throw error
                 }
                 try await system.staffChanged()
@@ -81,7 +81,7 @@ extension MonitoringServer {
 
         api.delete("users/:id") { _, context -> Response in
             let caller = try context.requireAdmin()
-            let account = try registeredAccount(context)
+            let account = try await registeredAccount(context)
             guard account.id != caller.id else { throw APIError.conflict("you cannot delete your own account") }
             // Off duty first: should the deletion fail, the worker can go back on duty;
             // the other way round, a failure would leave an on-duty worker nobody can log in as.
@@ -90,14 +90,14 @@ extension MonitoringServer {
                 try await system.health.save(worker)
                 try await system.staffChanged()
             }
-            try system.accounts.delete(account.id)
+            try await system.accounts.delete(account.id)
             return AdminInput.noContent()
         }
 
         api.post("users/:id/password") { request, context -> Response in
             _ = try context.requireAdmin()
             struct NewPassword: Decodable { let password: String }
-            let account = try registeredAccount(context)
+            let account = try await registeredAccount(context)
             let input = try await JSONBody.decode(NewPassword.self, from: request, limit: configuration.maxBodyBytes)
             try await system.accounts.changePassword(of: account.id, to: input.password)
             return AdminInput.noContent()

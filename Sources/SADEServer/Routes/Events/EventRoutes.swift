@@ -46,7 +46,7 @@ extension MonitoringServer {
                         continue
                     }
                     if ContinuousClock.now - refreshed > .seconds(30) {
-                        guard let current = try accounts.account(id: caller.id), current.role == caller.role else { break }
+                        guard let current = try await accounts.account(id: caller.id), current.role == caller.role else { break }
                         readable = try await access.readablePatients(for: current)
                         refreshed = ContinuousClock.now
                     }

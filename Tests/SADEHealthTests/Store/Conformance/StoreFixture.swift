@@ -41,7 +41,7 @@ func makeStore(_ kind: StoreKind) async throws -> any TestedHealthStore {
     switch kind {
     case .memory: return try SQLiteHealthStore.inMemory()
     case .file: return try SQLiteHealthStore(directory: TemporaryDirectory().path)
-    case .postgres: return try await PostgresHealthStore(PostgresPool.connect(PostgresLocation(url: PostgresTestServer.makeDatabase()), maximumConnections: 4))
+    case .postgres: return try await PostgresHealthStore(PostgresPool.connect(PostgresLocation(url: PostgresTestServer.makeDatabase()), maximumConnections: 4, timeout: .seconds(30)))
     }
 }
 
