@@ -68,7 +68,10 @@ public struct PostgresLeases: Sendable {
             WITH clock AS (SELECT COALESCE(\(now?.timeIntervalSinceReferenceDate)::DOUBLE PRECISION,
                                            EXTRACT(EPOCH FROM clock_timestamp())::DOUBLE PRECISION - 978307200) AS now)
             INSERT INTO sade_lease AS lease (name, holder, expires_at, fencing)
-            SELECT name, \(holder), clock.now + \(duration.seconds), 1 FROM UNNEST(\(Array(Set(names)))::TEXT[]) AS name, clock
+            SELECT name, \(holder), clock.now + \(duration.seconds), 1 FROM UNNEST(\(Array(Set(names)).sorted())::TEXT[]) AS name, clock
+            -- in one order on every node: rows are locked as they come, and two nodes taking
+            -- overlapping sets in different orders could deadlock
+            ORDER BY name COLLATE "C"
             ON CONFLICT (name) DO UPDATE SET
                 holder = EXCLUDED.holder, expires_at = EXCLUDED.expires_at,
                 fencing = lease.fencing + CASE WHEN lease.holder = EXCLUDED.holder THEN 0 ELSE 1 END
@@ -88,9 +91,11 @@ public struct PostgresLeases: Sendable {
     }
 
     /// Gives up `holder`'s leases in `names` at once, so another node may take them.
+    /// The rows stay (run out), so the next holder's fencing token is still higher than
+    /// every one before it.
     public func release(_ names: [String], by holder: String) async throws(PostgresFailure) {
         guard !names.isEmpty else { return }
-        try await pool.query("DELETE FROM sade_lease WHERE holder = \(holder) AND name = ANY(\(names))")
+        try await pool.query("UPDATE sade_lease SET expires_at = '-Infinity' WHERE holder = \(holder) AND name = ANY(\(names))")
     }
 
     /// The leases that have not run out at `now`, by name.

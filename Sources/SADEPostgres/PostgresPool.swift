@@ -171,13 +171,13 @@ public final class PostgresPool: Sendable {
     /// - Throws: ``PostgresFailure`` when the server cannot be asked to listen.
     public func listen(_ channel: String) async throws(PostgresFailure) -> AsyncThrowingStream<String, any Error> {
         let (stream, continuation) = AsyncThrowingStream.makeStream(of: String.self)
-        let (ready, readiness) = AsyncStream.makeStream(of: Bool.self)
+        let (ready, readiness) = AsyncStream.makeStream(of: PostgresFailure?.self)
         let client = self.client
         let task = Task {
             do {
                 try await client.withConnection { connection in
                     try await connection.listen(on: channel) { notifications in
-                        readiness.yield(true)
+                        readiness.yield(nil)
                         for try await notification in notifications {
                             continuation.yield(notification.payload)
                         }
@@ -185,17 +185,31 @@ public final class PostgresPool: Sendable {
                 }
                 continuation.finish()
             } catch {
+                readiness.yield(PostgresFailure(error))  // ignored once ready
                 continuation.finish(throwing: PostgresFailure(error))
             }
             readiness.finish()
         }
         continuation.onTermination = { _ in task.cancel() }
-        var started = ready.makeAsyncIterator()
-        guard await started.next() == true else {
+        // Ready, failed, or no connection within the lease timeout.
+        let timeout = leaseTimeout, location = location
+        let timer = Task {
+            try? await Task.sleep(for: timeout)
+            readiness.yield(PostgresFailure(unavailable: "no connection to \(location) within \(timeout) to listen on \(channel)"))
+        }
+        var outcome = ready.makeAsyncIterator()
+        let first = await outcome.next()
+        timer.cancel()
+        switch first {
+        case .some(.none):
+            return stream
+        case .some(.some(let failure)):
+            task.cancel()
+            throw failure
+        case .none:
             task.cancel()
             throw PostgresFailure(unavailable: "cannot listen on \(channel) at \(location)")
         }
-        return stream
     }
 
     /// Sends `payload` (at most 7,999 bytes) to every listener of `channel`, on every

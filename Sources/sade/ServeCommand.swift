@@ -158,8 +158,8 @@ extension ServeCommand {
     /// the health store, and accounts with device tokens; `nil` for SQLite in the data
     /// directory.
     ///
-    /// - Throws: exit code 69 (`EX_UNAVAILABLE`) after saying why, when the server
-    ///   cannot be reached or refuses the login.
+    /// - Throws: exit code 69 (`EX_UNAVAILABLE`) after saying why when the server
+    ///   cannot be reached; 1 when it answers but its schema cannot be made.
     func openSharedStores() async throws -> (health: any HealthStore & ClinicalRegistry, accounts: PostgresAccountRecords)? {
         guard let url = databaseURL else { return nil }
         let location = try PostgresLocation(url: url)
@@ -168,9 +168,12 @@ extension ServeCommand {
             let stores = (health: try await PostgresHealthStore(pool), accounts: try await PostgresAccountRecords(pool))
             say("health store, accounts and device tokens: PostgreSQL at \(location)")
             return stores
-        } catch {
-            FileHandle.standardError.write(Data("error: sade serve: the database is unavailable: \(error)\n".utf8))
+        } catch let failure as PostgresFailure where failure.isUnavailable {
+            FileHandle.standardError.write(Data("error: sade serve: the database is unavailable: \(failure)\n".utf8))
             throw ExitCode(69)
+        } catch {
+            FileHandle.standardError.write(Data("error: sade serve: cannot use the database at \(location): \(error)\n".utf8))
+            throw ExitCode.failure
         }
     }
 }

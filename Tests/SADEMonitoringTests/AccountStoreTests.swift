@@ -125,6 +125,12 @@ struct AccountStoreTests {
         ghost.id = "no-such-id"
         await #expect(throws: MonitoringError.notFound("no account no-such-id")) { try await store.update(ghost) }
         await #expect(throws: MonitoringError.notFound("no account no-such-id")) { try await store.changePassword(of: "no-such-id", to: "sade-demo") }
+        // Case is folded for ASCII letters only, on both backends (SQLite's NOCASE).
+        try await store.create(UserAccount(username: "Émile", name: "Émile", role: .nurse), password: "sade-demo")
+        try await store.create(UserAccount(username: "émile", name: "émile", role: .nurse), password: "sade-demo")
+        #expect(try await store.account(username: "ÉMILE")?.username == "Émile")
+        #expect(try await store.delete(try #require(try await store.account(username: "émile")).id))
+        try await store.delete(try #require(try await store.account(username: "Émile")).id)
         #expect(try await store.delete(adam.id))
         #expect(try await store.delete(adam.id) == false)
         #expect(try await store.count() == 2)

@@ -67,7 +67,8 @@ struct PostgresLeasesTests {
         #expect(Set(try await a.acquire(Array(patients[..<10]), for: "node-a", lasting: .seconds(10), now: t0).keys) == Set(patients[..<10]))
         #expect(Set(try await b.acquire(patients, for: "node-b", lasting: .seconds(10), now: t0).keys) == Set(patients[10...]))
         try await a.release(["patient-3", "patient-15"], by: "node-a")  // patient-15 is not A's: untouched
-        #expect(try await b.acquire(["patient-3"], for: "node-b", lasting: .seconds(10), now: t0) == ["patient-3": 1])
+        // Free at once, and its next holder's fencing token is above every earlier one.
+        #expect(try await b.acquire(["patient-3"], for: "node-b", lasting: .seconds(10), now: t0) == ["patient-3": 2])
         let holders = Dictionary(uniqueKeysWithValues: try await a.current(now: t0).map { ($0.name, $0.holder) })
         #expect(holders["patient-3"] == "node-b" && holders["patient-15"] == "node-b" && holders["patient-4"] == "node-a")
         #expect(holders.count == 20)
@@ -98,6 +99,28 @@ struct PostgresLeasesTests {
             }
             #expect(received == payloads)
         }
+        for node in nodes { await node.pool.close() }
+    }
+
+    @Test("two nodes taking overlapping sets over and over, in opposite orders: no deadlock, and every lease has one holder")
+    func overlappingSets() async throws {
+        let nodes = try await Self.nodes()
+        let names = (0..<40).map { "patient-\($0)" }
+        let t0 = self.t0
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for (index, node) in nodes.enumerated() {
+                group.addTask {
+                    for round in 0..<30 {
+                        let order = index == 0 ? names : names.reversed()
+                        _ = try await node.leases.acquire(order, for: "node-\(index)", lasting: .seconds(10), now: t0.addingTimeInterval(Double(round)))
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        let current = try await nodes[0].leases.current(now: t0.addingTimeInterval(30))
+        #expect(current.count == names.count)
+        #expect(Set(current.map(\.name)) == Set(names))
         for node in nodes { await node.pool.close() }
     }
 }

@@ -4,8 +4,8 @@ import SADEHealth
 import SADEPostgres
 
 /// Accounts and device tokens in PostgreSQL, shared by every node: a login or a device
-/// token issued on one node works on all. Usernames are unique regardless of case
-/// (`lower(username)`).
+/// token issued on one node works on all. Usernames are unique regardless of ASCII case
+/// (`lower(username COLLATE "C")`, as SQLite's `NOCASE`: "Émile" and "émile" are two).
 public struct PostgresAccountRecords: AccountRecords, DeviceTokenRecords {
     private let pool: PostgresPool
 
@@ -32,7 +32,7 @@ public struct PostgresAccountRecords: AccountRecords, DeviceTokenRecords {
                             created_at DOUBLE PRECISION NOT NULL,
                             password_hash TEXT NOT NULL
                         );
-                        CREATE UNIQUE INDEX account_username ON account (lower(username));
+                        CREATE UNIQUE INDEX account_username ON account (lower(username COLLATE "C"));
                         CREATE TABLE device_token (
                             id TEXT PRIMARY KEY,
                             secret_hash TEXT NOT NULL UNIQUE,
@@ -62,7 +62,7 @@ public struct PostgresAccountRecords: AccountRecords, DeviceTokenRecords {
                         \(account.patientID?.rawValue), \(account.projectID), \(account.location), \(account.createdAt.timeIntervalSince1970),
                         \(passwordHash))
                 """)
-        } catch let failure where failure.isUniqueViolation {
+        } catch let failure where failure.isUniqueViolation && failure.constraint == "account_username" {
             throw .conflict("the username \(account.username) is taken")
         } catch {
             throw Self.error(error)
@@ -79,7 +79,7 @@ public struct PostgresAccountRecords: AccountRecords, DeviceTokenRecords {
                     project_id = \(account.projectID), location = \(account.location)
                 WHERE id = \(account.id) RETURNING id
                 """)
-        } catch let failure where failure.isUniqueViolation {
+        } catch let failure where failure.isUniqueViolation && failure.constraint == "account_username" {
             throw .conflict("the username \(account.username) is taken")
         } catch {
             throw Self.error(error)
@@ -101,14 +101,18 @@ public struct PostgresAccountRecords: AccountRecords, DeviceTokenRecords {
     }
 
     public func account(username: String) async throws(MonitoringError) -> (account: UserAccount, passwordHash: String)? {
-        try await query("SELECT \(unescaped: Self.accountColumns) FROM account WHERE lower(username) = lower(\(username))").first.map(Self.account)
+        try await query(
+            """
+            SELECT \(unescaped: Self.accountColumns) FROM account WHERE lower(username COLLATE "C") = lower(\(username) COLLATE "C")
+            """
+        ).first.map(Self.account)
     }
 
     public func accounts(role: UserRole?) async throws(MonitoringError) -> [UserAccount] {
         try await query(
             """
             SELECT \(unescaped: Self.accountColumns) FROM account WHERE \(role?.rawValue)::TEXT IS NULL OR role = \(role?.rawValue)
-            ORDER BY lower(username) COLLATE "C", id COLLATE "C"
+            ORDER BY lower(username COLLATE "C"), id COLLATE "C"
             """
         ).map { row throws(MonitoringError) in try Self.account(row).account }
     }

@@ -109,10 +109,20 @@ public struct WearableFacade: Sendable {
         try store.delete(id)
     }
 
-    /// The data items of the accounts in `projectID`.
-    public func items(inProject projectID: Int) throws(MonitoringError) -> [WearableDataItem] {
+    /// The data items of the accounts in `projectID`, oldest first.
+    public func items(inProject projectID: Int) async throws(MonitoringError) -> [WearableDataItem] {
         guard try store.project(projectID) != nil else { throw .notFound("no project \(projectID)") }
-        return try store.items(inProject: projectID)
+        let members = try await accounts.accounts().filter { $0.projectID == projectID }.map(\.id)
+        return try store.items(ownedByAnyOf: members)
+    }
+
+    /// Deletes an account and its data items (their samples stay in the patient's record);
+    /// returns whether the account existed.
+    @discardableResult
+    public func deleteAccount(_ id: String) async throws(MonitoringError) -> Bool {
+        let existed = try await accounts.delete(id)
+        try store.deleteItems(ownedBy: id)
+        return existed
     }
 
     private func call<T>(_ body: () async throws(HealthError) -> T) async throws(MonitoringError) -> T {

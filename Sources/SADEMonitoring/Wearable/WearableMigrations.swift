@@ -4,7 +4,7 @@ import GRDB
 /// The schema of the wearable facade: projects (with "No Project", id 0) and data
 /// items, which go with their owner's account.
 package enum WearableMigrations {
-    /// Registers the migrations; they need the `account` table (``AccountMigrations``).
+    /// Registers the migrations.
     @Sendable package static func register(in migrator: inout DatabaseMigrator) {
         migrator.registerMigration("wearable-v1") { db in
             try db.create(table: "wearableProject") { table in
@@ -29,6 +29,30 @@ package enum WearableMigrations {
                 table.column("sentDate", .double).notNull()
                 table.column("sampleIDs", .text).notNull()
             }
+        }
+        // Accounts may live elsewhere (PostgreSQL, shared by several nodes): an item names
+        // its owner's account without a foreign key into this database, and goes with it
+        // when the account is deleted through ``WearableFacade/deleteAccount(_:)``.
+        migrator.registerMigration("wearable-v2-owner-without-account-key") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE wearableDataItem_new (
+                        id INTEGER PRIMARY KEY AUTOINCREMENT,
+                        ownerID TEXT NOT NULL,
+                        heartBpm DOUBLE NOT NULL,
+                        gpsCoordinates TEXT,
+                        steps INTEGER NOT NULL,
+                        distance DOUBLE NOT NULL,
+                        temperature DOUBLE NOT NULL,
+                        device TEXT,
+                        sentDate DOUBLE NOT NULL,
+                        sampleIDs TEXT NOT NULL);
+                    INSERT INTO wearableDataItem_new SELECT id, ownerID, heartBpm, gpsCoordinates, steps, distance, temperature, device,
+                        sentDate, sampleIDs FROM wearableDataItem;
+                    DROP TABLE wearableDataItem;
+                    ALTER TABLE wearableDataItem_new RENAME TO wearableDataItem;
+                    CREATE INDEX wearableDataItem_on_ownerID ON wearableDataItem(ownerID);
+                    """)
         }
     }
 }

@@ -53,11 +53,20 @@ public struct WearableStore: Sendable {
         try fetchItems("SELECT * FROM wearableDataItem WHERE ownerID = ? ORDER BY id", [ownerID])
     }
 
-    /// The data items of every account now in `projectID`, oldest first.
-    public func items(inProject projectID: Int) throws(MonitoringError) -> [WearableDataItem] {
-        try fetchItems(
-            "SELECT item.* FROM wearableDataItem item JOIN account ON account.id = item.ownerID WHERE account.projectID = ? ORDER BY item.id",
-            [projectID])
+    /// The data items of these owners, oldest first.
+    public func items(ownedByAnyOf ownerIDs: [String]) throws(MonitoringError) -> [WearableDataItem] {
+        guard !ownerIDs.isEmpty else { return [] }
+        let list = String(decoding: (try? JSONEncoder().encode(ownerIDs)) ?? Data("[]".utf8), as: UTF8.self)
+        return try fetchItems("SELECT * FROM wearableDataItem WHERE ownerID IN (SELECT value FROM json_each(?)) ORDER BY id", [list])
+    }
+
+    /// Deletes every data item of `ownerID`; returns how many there were.
+    @discardableResult
+    public func deleteItems(ownedBy ownerID: String) throws(MonitoringError) -> Int {
+        try write { db in
+            try db.execute(sql: "DELETE FROM wearableDataItem WHERE ownerID = ?", arguments: [ownerID])
+            return db.changesCount
+        }
     }
 
     /// Stores `reading` as a new item of `ownerID` received at `date`; `samples` makes

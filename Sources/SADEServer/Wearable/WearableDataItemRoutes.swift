@@ -29,7 +29,7 @@ extension MonitoringServer {
         // Every item of the users in a project, for the admin panel's project table.
         items.get("getProjectData/:id") { _, context -> Response in
             _ = try context.requireAdmin()
-            return try JSONBody.response(try system.wearable.items(inProject: try wearableNumber("id", in: context)).map { WearableDataItemView($0) })
+            return try JSONBody.response(try await system.wearable.items(inProject: try wearableNumber("id", in: context)).map { WearableDataItemView($0) })
         }
 
         items.get(":id") { _, context -> Response in

@@ -33,11 +33,13 @@ struct ServerHarness: Sendable {
     static func run(
         configure: (inout ServerConfiguration) -> Void = { _ in }, issueTrack: Bool = true,
         issueTrackMail: [any NotificationChannel] = [], healthStore: (any HealthStore & ClinicalRegistry)? = nil,
+        accountRecords: (any AccountRecords & DeviceTokenRecords)? = nil,
         _ body: @Sendable (ServerHarness) async throws -> Void
     ) async throws {
         let clock = ManualClock()
         let system = try MonitoringSystem(
-            configuration: .init(dataDirectory: nil, passwordHasher: .fastForTests, clock: clock, epoch: epoch, healthStore: healthStore))
+            configuration: .init(dataDirectory: nil, passwordHasher: .fastForTests, clock: clock, epoch: epoch, healthStore: healthStore,
+                accountRecords: accountRecords))
         try await system.accounts.create(UserAccount(username: "admin", name: "Ada Admin", role: .admin), password: password)
         var configuration = ServerConfiguration(port: 0, tokenSecret: "test-secret-test-secret-test-secret")
         configure(&configuration)

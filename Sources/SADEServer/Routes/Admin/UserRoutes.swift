@@ -90,7 +90,7 @@ extension MonitoringServer {
                 try await system.health.save(worker)
                 try await system.staffChanged()
             }
-            try await system.accounts.delete(account.id)
+            try await system.wearable.deleteAccount(account.id)
             return AdminInput.noContent()
         }
 
