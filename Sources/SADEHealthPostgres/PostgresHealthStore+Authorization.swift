@@ -7,11 +7,7 @@ extension PostgresHealthStore {
     /// - Throws: ``HealthError/invalidValue(field:reason:)`` naming `principal` for a
     ///   name that is empty or holds a control character, or `patient` for an unusable identifier.
     public func grant(_ grant: AccessGrant) async throws(HealthError) {
-        guard !grant.principal.name.isEmpty else { throw .invalidValue(field: "principal", reason: "has no name") }
-        try HealthText.validateIdentifier(grant.principal.name, field: "principal")
-        for patient in grant.patients ?? [] {
-            try patient.validate()
-        }
+        try grant.validate()
         try await write { [database] connection in
             try await connection.rows(
                 """

@@ -6,10 +6,7 @@ import SADEPostgres
 extension PostgresHealthStore {
     /// Adds or replaces a hospital; its sectors stay.
     public func save(_ hospital: Hospital) async throws(HealthError) {
-        guard !hospital.id.isEmpty else { throw .invalidValue(field: "id", reason: "a hospital needs an identifier") }
-        try HealthText.validateIdentifier(hospital.id, field: "id")
-        try HealthText.validateFreeText(hospital.name, field: "name")
-        try HealthText.validateFreeText(hospital.address, field: "address")
+        try hospital.validate()
         try await write { [database] connection in
             try await connection.rows(
                 """
@@ -23,11 +20,7 @@ extension PostgresHealthStore {
     ///
     /// - Throws: ``HealthError/invalidValue(field:reason:)`` naming `hospital` when no such hospital is registered.
     public func save(_ sector: HospitalSector) async throws(HealthError) {
-        guard !sector.id.isEmpty else { throw .invalidValue(field: "id", reason: "a sector needs an identifier") }
-        try HealthText.validateIdentifier(sector.id, field: "id")
-        try HealthText.validateIdentifier(sector.hospital, field: "hospital")
-        try HealthText.validateFreeText(sector.name, field: "name")
-        for address in sector.mailingList { try HealthText.validateFreeText(address, field: "mailingList") }
+        try sector.validate()
         try await write { [database] connection in
             guard try await Self.exists("hospital", sector.hospital, connection, database) else {
                 throw HealthError.invalidValue(field: "hospital", reason: "no hospital '\(sector.hospital)' is registered")
@@ -70,12 +63,7 @@ extension PostgresHealthStore {
     ///
     /// - Throws: ``HealthError/invalidValue(field:reason:)`` naming `sectors` when one is not registered.
     public func save(_ worker: HealthCareWorker) async throws(HealthError) {
-        guard !worker.id.isEmpty else { throw .invalidValue(field: "id", reason: "a worker needs an identifier") }
-        try HealthText.validateIdentifier(worker.id, field: "id")
-        for sector in worker.sectors { try HealthText.validateIdentifier(sector, field: "sectors") }
-        for (field, text) in [("name", worker.name), ("licence", worker.licence), ("email", worker.email), ("phone", worker.phone)] {
-            try HealthText.validateFreeText(text, field: field)
-        }
+        try worker.validate()
         try await write { [database] connection in
             for sector in worker.sectors.sorted() where try await !Self.exists("sector", sector, connection, database) {
                 throw HealthError.invalidValue(field: "sectors", reason: "no sector '\(sector)' is registered")

@@ -8,11 +8,7 @@ extension SQLiteHealthStore {
     ///   name that is empty or holds a control character, or `patient` for an unusable
     ///   identifier (``PatientID/validate(field:)``).
     public func grant(_ grant: AccessGrant) async throws(HealthError) {
-        guard !grant.principal.name.isEmpty else { throw .invalidValue(field: "principal", reason: "has no name") }
-        try HealthText.validateIdentifier(grant.principal.name, field: "principal")
-        for patient in grant.patients ?? [] {
-            try patient.validate()
-        }
+        try grant.validate()
         try await write { db in try AccessGrantRows.insert(grant, db) }
     }
 

@@ -5,10 +5,7 @@ import SADEHealth
 extension SQLiteHealthStore {
     /// Adds or replaces a hospital; its sectors stay.
     public func save(_ hospital: Hospital) async throws(HealthError) {
-        guard !hospital.id.isEmpty else { throw .invalidValue(field: "id", reason: "a hospital needs an identifier") }
-        try HealthText.validateIdentifier(hospital.id, field: "id")
-        try HealthText.validateFreeText(hospital.name, field: "name")
-        try HealthText.validateFreeText(hospital.address, field: "address")
+        try hospital.validate()
         try await write { db in try ClinicalRows.upsert(hospital, db) }
     }
 
@@ -17,11 +14,7 @@ extension SQLiteHealthStore {
     /// - Throws: ``HealthError/invalidValue(field:reason:)`` naming `hospital` when no
     ///   such hospital is registered.
     public func save(_ sector: HospitalSector) async throws(HealthError) {
-        guard !sector.id.isEmpty else { throw .invalidValue(field: "id", reason: "a sector needs an identifier") }
-        try HealthText.validateIdentifier(sector.id, field: "id")
-        try HealthText.validateIdentifier(sector.hospital, field: "hospital")
-        try HealthText.validateFreeText(sector.name, field: "name")
-        for address in sector.mailingList { try HealthText.validateFreeText(address, field: "mailingList") }
+        try sector.validate()
         try await write { db in
             guard try ClinicalRows.exists("hospital", sector.hospital, db) else {
                 throw HealthError.invalidValue(field: "hospital", reason: "no hospital '\(sector.hospital)' is registered")
@@ -50,12 +43,7 @@ extension SQLiteHealthStore {
     /// - Throws: ``HealthError/invalidValue(field:reason:)`` naming `sectors` when one is
     ///   not registered.
     public func save(_ worker: HealthCareWorker) async throws(HealthError) {
-        guard !worker.id.isEmpty else { throw .invalidValue(field: "id", reason: "a worker needs an identifier") }
-        try HealthText.validateIdentifier(worker.id, field: "id")
-        for sector in worker.sectors { try HealthText.validateIdentifier(sector, field: "sectors") }
-        for (field, text) in [("name", worker.name), ("licence", worker.licence), ("email", worker.email), ("phone", worker.phone)] {
-            try HealthText.validateFreeText(text, field: field)
-        }
+        try worker.validate()
         try await write { db in
             for sector in worker.sectors.sorted() where try !ClinicalRows.exists("sector", sector, db) {
                 throw HealthError.invalidValue(field: "sectors", reason: "no sector '\(sector)' is registered")
