@@ -7,7 +7,7 @@ import SADEPostgres
 /// A batch of samples as rows, in the order they take change numbers (a correlation,
 /// then its members), written with one `COPY`, so a batch of 1,000 samples is one
 /// round trip, not 1,000.
-struct PostgresSampleRows {
+package struct PostgresSampleRows {
     private struct Row {
         var stored: StoredSample
         /// The position of the correlation this row is a member of.
@@ -22,7 +22,7 @@ struct PostgresSampleRows {
     /// The rows of validated samples.
     ///
     /// - Throws: ``HealthError/duplicate(_:)`` for a UUID given twice.
-    init(_ samples: [HealthSample]) throws(HealthError) {
+    package init(_ samples: [HealthSample]) throws(HealthError) {
         var seen: Set<UUID> = []
         for sample in samples {
             try append(sample, parent: nil, seen: &seen)
@@ -49,7 +49,7 @@ struct PostgresSampleRows {
     mutating func number(from first: Int64) { self.first = first }
 
     /// The sample table's columns, in the order of ``copyText(from:)``.
-    static let columns = [
+    package static let columns = [
         "change_number", "uuid", "patient", "type", "value", "unit", "original_value", "start", "end", "device", "source", "metadata",
         "correlation",
     ]
@@ -77,7 +77,7 @@ struct PostgresSampleRows {
     /// The rows in `COPY`'s text format, numbered from `first`: a tab between columns,
     /// `\N` for NULL, backslash, tab and line breaks escaped. A `Double` is written in
     /// Swift's shortest form that reads back to the same bits.
-    func copyText(from first: Int64) -> String {
+    package func copyText(from first: Int64) -> String {
         var text = ""
         text.reserveCapacity(rows.count * 160)
         for (index, row) in rows.enumerated() {

@@ -84,12 +84,13 @@ struct PostgresIngestSuite: BenchSuite {
         try await pool.query("CREATE TABLE raw_sample (LIKE sample INCLUDING ALL)")
     }
 
-    /// The baseline: the same rows, a `COPY … FROM STDIN` per batch in a transaction of its own.
+    /// The baseline: the same rows in the same text as the store's (made before the clock
+    /// starts), a `COPY … FROM STDIN` per batch in a transaction of its own.
     private static func copy(_ count: Int, into pool: PostgresPool) async throws -> [String: Double] {
         let batches = IngestSuite.batches(count)
         let firstNumber = try await pool.query("SELECT COALESCE(MAX(change_number), 0) FROM raw_sample").first?.decode(Int64.self) ?? 0
         let text = try batches.enumerated().map { index, batch in
-            try copyText(batch, from: firstNumber + 1 + Int64(index * IngestSuite.batchSize))
+            try PostgresSampleRows(batch).copyText(from: firstNumber + 1 + Int64(index * IngestSuite.batchSize))
         }
         let logger = pool.logger
         let seconds = try await BenchClock.seconds {
@@ -97,8 +98,7 @@ struct PostgresIngestSuite: BenchSuite {
                 try await pool.transaction { connection in
                     try await connection.copyFrom(
                         table: "raw_sample",
-                        columns: ["change_number", "uuid", "patient", "type", "value", "unit", "original_value", "start", "end", "device", "source",
-                                  "metadata", "correlation"],
+                        columns: PostgresSampleRows.columns,
                         logger: logger
                     ) { writer in
                         try await writer.write(ByteBuffer(string: rows))
@@ -107,24 +107,5 @@ struct PostgresIngestSuite: BenchSuite {
             }
         }
         return ["rate": Double(count) / seconds]
-    }
-
-    /// The rows of a batch in `COPY`'s text format (tab between columns, `\N` for NULL).
-    private static func copyText(_ batch: [HealthSample], from first: Int64) throws -> String {
-        func field(_ value: String?) -> String {
-            guard let value else { return "\\N" }
-            return value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\t", with: "\\t")
-                .replacingOccurrences(of: "\n", with: "\\n").replacingOccurrences(of: "\r", with: "\\r")
-        }
-        var text = ""
-        for (offset, sample) in batch.enumerated() {
-            let row = try StoredSample(sample)
-            let columns: [String?] = [
-                String(first + Int64(offset)), row.uuid.uuidString, row.patient, row.type, row.value.map { "\($0)" }, row.unit,
-                row.originalValue.map { "\($0)" }, "\(row.start)", "\(row.end)", row.device, row.source, row.metadata, nil,
-            ]
-            text += columns.map(field).joined(separator: "\t") + "\n"
-        }
-        return text
     }
 }
