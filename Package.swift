@@ -85,12 +85,13 @@ let package = Package(
             ]
         ),
         // Notifications: in-app hub, e-mail over SMTP, webhooks, a durable outbox on
-        // SQLite, acknowledgement and escalation.
+        // SQLite or PostgreSQL, acknowledgement and escalation.
         .target(
             name: "SADENotification",
             dependencies: [
-                "SADEACL", "SADECore",
+                "SADEACL", "SADECore", "SADEPostgres",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
@@ -205,7 +206,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SADENotificationTests",
-            dependencies: ["SADENotification", "SADECore", "sade", "SADETestSupport", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["SADENotification", "SADECore", "sade", "SADETestSupport", "SADEPostgres", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(
             name: "SADEMonitoringTests",

@@ -11,7 +11,8 @@ struct OutboxCorruptRowTests {
         let outbox = try NotificationOutbox(directory: nil, channels: [SwitchableChannel()], clock: time)
         let notice = try await outbox.send(Notice(recipients: [.user("nurse1")], severity: .alarm, title: "t", body: "b"))
         #expect(try await outbox.deliveries(of: notice.id).count == 1)
-        try await outbox.database.writer.writeWithoutTransaction { db in  // as a damaged file or a hand edit would leave it
+        let store = try #require(outbox.store as? SQLiteOutboxStore)
+        try await store.writer.writeWithoutTransaction { db in  // as a damaged file or a hand edit would leave it
             try db.execute(sql: "PRAGMA foreign_keys = OFF")
             try db.execute(sql: "UPDATE delivery SET notificationID = 'not-a-uuid', status = 'dead'")
             try db.execute(sql: "PRAGMA foreign_keys = ON")

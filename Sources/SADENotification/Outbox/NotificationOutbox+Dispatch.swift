@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// The dispatcher: one loop per started outbox that attempts due deliveries, each in a
 /// task of its own, and otherwise waits for news (a new notice, a finished attempt) or
@@ -22,13 +21,18 @@ extension NotificationOutbox {
         await withDiscardingTaskGroup { group in
             while !Task.isCancelled {
                 dispatchPasses += 1
-                let due: [(DeliveryKey, Notice)]
-                let nextDue: Date?
+                let due: [(key: DeliveryKey, notice: Notice)]
+                var nextDue: Date?
                 do {
-                    (due, nextDue) = try dueDeliveries()
+                    (due, nextDue) = try await dueDeliveries()
                 } catch {
+                    if Task.isCancelled { break }  // stopping
                     logger.error("outbox database read failed", metadata: ["error": "\(error)"])
                     (due, nextDue) = ([], clock.now.addingTimeInterval(1))
+                }
+                if store.isShared {
+                    let look = clock.now.addingTimeInterval(configuration.pollInterval.seconds)
+                    nextDue = min(nextDue ?? look, look)
                 }
                 for (key, notification) in due {
                     inFlight.insert(key)
@@ -39,31 +43,25 @@ extension NotificationOutbox {
         }
     }
 
-    /// Pending deliveries that are due and not being attempted, and when the next is due.
-    private func dueDeliveries() throws -> ([(DeliveryKey, Notice)], Date?) {
-        let now = clock.now.timeIntervalSince1970
-        return try database.writer.read { db in
-            let rows = try Row.fetchAll(db, sql: """
-                SELECT d.notificationID, d.channel, d.nextAttemptAt, n.payload FROM delivery d
-                JOIN notification n ON n.id = d.notificationID WHERE d.status = 'pending' ORDER BY d.nextAttemptAt
-                """)
-            var due: [(DeliveryKey, Notice)] = []
-            var next: Double?
-            for row in rows {
-                let key = DeliveryKey(notificationID: row["notificationID"], channel: row["channel"])
-                guard !inFlight.contains(key) else { continue }
-                var at: Double = row["nextAttemptAt"]
-                if let held = quarantine[key] { at = max(at, held.timeIntervalSince1970) }
-                if at <= now {
-                    let payload: String = row["payload"]
-                    due.append((key, try Self.decoder.decode(Notice.self, from: Data(payload.utf8))))
-                } else {
-                    next = min(next ?? at, at)
-                }
+    /// Pending deliveries that are due and not being attempted (claimed from a shared
+    /// store), and when the next is due.
+    private func dueDeliveries() async throws -> ([(key: DeliveryKey, notice: Notice)], Date?) {
+        let now = clock.now
+        let claimed = try await store.claimDue(at: now, hold: configuration.hold, limit: Self.claimLimit)
+        var next = claimed.nextDue
+        var due: [(key: DeliveryKey, notice: Notice)] = []
+        for delivery in claimed.due where !inFlight.contains(delivery.key) {
+            if let held = quarantine[delivery.key], held > now {
+                next = min(next ?? held, held)
+            } else {
+                due.append(delivery)
             }
-            return (due, next.map { Date(timeIntervalSince1970: $0) })
         }
+        return (due, next)
     }
+
+    /// The most deliveries a dispatcher takes from a shared store at a time.
+    static let claimLimit = 100
 
     /// Sleeps until `date` (forever when `nil`), until something new arrives, or until
     /// the dispatcher is cancelled.
@@ -116,11 +114,16 @@ extension NotificationOutbox {
             failure = ChannelError(channel: key.channel, reason: "no such channel is configured", isPermanent: false)
         }
         if Task.isCancelled && failure != nil {
-            // Stopping: the attempt was cut short, not refused; it stays pending.
+            // Stopping: the attempt was cut short, not refused; it stays pending, free
+            // for the next dispatcher at once.
+            try? await store.release(key)
             inFlight.remove(key)
             return
         }
-        if !record(key, notification: notification.id, failure: failure) {
+        // The outcome is written even when the outbox is stopping: a delivery made and
+        // not recorded would go out again.
+        let recorded = await Task { await self.record(key, notification: notification.id, failure: failure) }.value
+        if !recorded {
             quarantine[key] = clock.now.addingTimeInterval(configuration.initialBackoff.seconds)
         } else {
             quarantine[key] = nil
@@ -130,49 +133,28 @@ extension NotificationOutbox {
     }
 
     /// Writes the attempt and its consequence; `false` if the database refused.
-    private func record(_ key: DeliveryKey, notification id: UUID, failure: (any Error)?) -> Bool {
-        let now = clock.now
-        let permanent = (failure as? ChannelError)?.isPermanent ?? false
-        let error = failure.map { "\($0)" }
-        var event: OutboxEvent?
+    private func record(_ key: DeliveryKey, notification id: UUID, failure: (any Error)?) async -> Bool {
+        let outcome = AttemptOutcome(
+            key: key, notice: id, at: clock.now, error: failure.map { "\($0)" }, permanent: (failure as? ChannelError)?.isPermanent ?? false)
+        let event: OutboxEvent
         do {
-            try database.writer.write { db in
-                try db.execute(
-                    sql: "INSERT INTO attempt (notificationID, channel, at, succeeded, error) VALUES (?, ?, ?, ?, ?)",
-                    arguments: [key.notificationID, key.channel, now.timeIntervalSince1970, failure == nil, error])
-                let attempts = (try Int.fetchOne(
-                    db, sql: "SELECT attempts FROM delivery WHERE notificationID = ? AND channel = ?",
-                    arguments: [key.notificationID, key.channel]) ?? 0) + 1
-                if failure == nil {
-                    try db.execute(
-                        sql: "UPDATE delivery SET status = 'delivered', attempts = ?, deliveredAt = ?, lastError = NULL WHERE notificationID = ? AND channel = ?",
-                        arguments: [attempts, now.timeIntervalSince1970, key.notificationID, key.channel])
-                    event = .delivered(id, channel: key.channel)
-                } else if permanent || attempts >= configuration.maxAttempts {
-                    try db.execute(
-                        sql: "UPDATE delivery SET status = 'dead', attempts = ?, lastError = ? WHERE notificationID = ? AND channel = ?",
-                        arguments: [attempts, error, key.notificationID, key.channel])
-                    event = .dead(id, channel: key.channel, error: error ?? "")
-                } else {
-                    let retryAt = now.addingTimeInterval(configuration.backoff(after: attempts))
-                    try db.execute(
-                        sql: "UPDATE delivery SET attempts = ?, lastError = ?, nextAttemptAt = ? WHERE notificationID = ? AND channel = ?",
-                        arguments: [attempts, error, retryAt.timeIntervalSince1970, key.notificationID, key.channel])
-                    event = .failed(id, channel: key.channel, attempt: attempts, error: error ?? "", retryAt: retryAt)
-                }
+            event = try await store.recordAttempt(outcome, maxAttempts: configuration.maxAttempts) { [configuration] attempts in
+                outcome.at.addingTimeInterval(configuration.backoff(after: attempts))
             }
         } catch {
             logger.error("outbox could not record an attempt", metadata: ["id": "\(id)", "error": "\(error)"])
             return false
         }
         switch event {
-        case .dead(_, let channel, let error)?:
+        case .dead(_, let channel, let error):
             logger.error("notification given up (dead letter)", metadata: ["id": "\(id)", "channel": "\(channel)", "error": "\(error)"])
-        case .failed(_, let channel, let attempt, let error, _)?:
-            logger.warning("notification delivery failed; will retry", metadata: ["id": "\(id)", "channel": "\(channel)", "attempt": "\(attempt)", "error": "\(error)"])
-        default: break
+        case .failed(_, let channel, let attempt, let error, _):
+            logger.warning(
+                "notification delivery failed; will retry",
+                metadata: ["id": "\(id)", "channel": "\(channel)", "attempt": "\(attempt)", "error": "\(error)"])
+        case .delivered: break
         }
-        if let event { for observer in observers.values { observer.yield(event) } }
+        for observer in observers.values { observer.yield(event) }
         return true
     }
 }

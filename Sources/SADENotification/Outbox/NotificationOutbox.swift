@@ -1,15 +1,21 @@
 import Foundation
-import GRDB
 import Logging
+import SADEPostgres
 
-/// The durable outbox: a notification accepted by ``send(_:)`` is in SQLite before
-/// `send` returns, then delivered at least once on every channel that accepts it.
+/// The durable outbox: a notification accepted by ``send(_:)`` is in the database
+/// (SQLite, or PostgreSQL shared by several nodes) before `send` returns, then
+/// delivered at least once on every channel that accepts it.
 ///
 /// A failed attempt is retried with exponential backoff and jitter; after
 /// ``Configuration/maxAttempts`` (or a permanent refusal) the delivery is marked dead
 /// and reported as an ``OutboxEvent/dead(_:channel:error:)`` and a log error — never
 /// dropped silently. Pending deliveries survive restarts: a new outbox on the same
 /// directory resumes them when started. Attempts and outcomes are queryable.
+///
+/// Several nodes may share one PostgreSQL outbox: each delivery is claimed by one
+/// dispatcher at a time (`FOR UPDATE SKIP LOCKED`) for ``Configuration/hold``, so it is
+/// attempted once, and what a dead node held is taken up by the others when the hold
+/// runs out.
 public actor NotificationOutbox {
     /// Retry behaviour.
     public struct Configuration: Sendable {
@@ -21,9 +27,19 @@ public actor NotificationOutbox {
         public var maximumBackoff: Duration
         /// Up to this fraction of the wait is added at random, so retries spread out.
         public var jitter: Double
+        /// How long a dispatcher holds the deliveries it takes from a shared store: longer
+        /// than an attempt lasts (a channel's timeout); a node that dies lets them go then.
+        public var hold: Duration
+        /// How often a dispatcher on a shared store looks for work other nodes left.
+        public var pollInterval: Duration
 
         /// Creates a configuration.
-        public init(maxAttempts: Int = 8, initialBackoff: Duration = .seconds(5), maximumBackoff: Duration = .seconds(600), jitter: Double = 0.2) {
+        public init(
+            maxAttempts: Int = 8, initialBackoff: Duration = .seconds(5), maximumBackoff: Duration = .seconds(600), jitter: Double = 0.2,
+            hold: Duration = .seconds(60), pollInterval: Duration = .seconds(5)
+        ) {
+            self.hold = hold
+            self.pollInterval = pollInterval
             self.maxAttempts = maxAttempts
             self.initialBackoff = initialBackoff
             self.maximumBackoff = maximumBackoff
@@ -37,7 +53,7 @@ public actor NotificationOutbox {
         }
     }
 
-    let database: OutboxDatabase
+    nonisolated let store: any OutboxStore
     let channels: [String: any NotificationChannel]
     /// Retry behaviour.
     public let configuration: Configuration
@@ -58,11 +74,6 @@ public actor NotificationOutbox {
     var observers: [Int: AsyncStream<OutboxEvent>.Continuation] = [:]
     private var nextObserverID = 0
 
-    struct DeliveryKey: Hashable, Sendable {
-        let notificationID: String
-        let channel: String
-    }
-
     /// Opens the outbox in `directory` (`notifications.sqlite`), or in memory when `nil`.
     ///
     /// - Parameter channels: the channels, with distinct names.
@@ -70,7 +81,24 @@ public actor NotificationOutbox {
         directory: String?, channels: [any NotificationChannel], configuration: Configuration = Configuration(),
         clock: OutboxClock = .system, logger: Logger = Logger(label: "sade.notifications")
     ) throws {
-        database = try OutboxDatabase(directory: directory)
+        self.init(store: try SQLiteOutboxStore(directory: directory), channels: channels, configuration: configuration, clock: clock, logger: logger)
+    }
+
+    /// Opens the outbox in PostgreSQL, in `pool`'s database, which every node sharing it
+    /// dispatches from (the tables are made on first use by any node).
+    public init(
+        postgres pool: PostgresPool, channels: [any NotificationChannel], configuration: Configuration = Configuration(),
+        clock: OutboxClock = .system, logger: Logger = Logger(label: "sade.notifications")
+    ) async throws {
+        self.init(store: try await PostgresOutboxStore(pool), channels: channels, configuration: configuration, clock: clock, logger: logger)
+    }
+
+    /// Opens the outbox on `store`.
+    package init(
+        store: any OutboxStore, channels: [any NotificationChannel], configuration: Configuration = Configuration(),
+        clock: OutboxClock = .system, logger: Logger = Logger(label: "sade.notifications")
+    ) {
+        self.store = store
         self.channels = Dictionary(channels.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         self.configuration = configuration
         self.clock = clock
@@ -85,53 +113,17 @@ public actor NotificationOutbox {
     /// - Returns: the notification stored — the earlier one when a notification with
     ///   the same deduplication key is still undelivered or open.
     @discardableResult
-    public func send(_ notification: Notice) throws -> Notice {
-        let (stored, inserted) = try database.writer.write { db in try insert(notification, in: db) }
-        if inserted { wake() }
-        return stored
+    public func send(_ notification: Notice) async throws -> Notice {
+        let insertion = try await store.insert(notification, channels: channels(for: notification), at: clock.now)
+        if insertion.inserted { wake() }
+        return insertion.notice
     }
 
-    /// Inserts the notification and its pending deliveries; or, without inserting
-    /// anything, returns the notice already stored under its id or the open duplicate
-    /// that stands for it.
-    func insert(_ notification: Notice, in db: Database) throws -> (notice: Notice, inserted: Bool) {
-        if let payload = try String.fetchOne(db, sql: "SELECT payload FROM notification WHERE id = ?", arguments: [notification.id.uuidString]) {
-            return (try Self.decoder.decode(Notice.self, from: Data(payload.utf8)), false)
-        }
-        if let key = notification.deduplicationKey, let existing = try Self.openDuplicate(of: key, in: db) {
-            return (existing, false)
-        }
-        let now = clock.now.timeIntervalSince1970
-        let payload = String(decoding: try Self.encoder.encode(notification), as: UTF8.self)
+    /// The names of the channels that accept `notification`, sorted.
+    func channels(for notification: Notice) -> [String] {
         let chosen = channels.values.filter { $0.accepts(notification) }.map(\.name).sorted()
-        try db.execute(
-            sql: "INSERT INTO notification (id, payload, severity, createdAt, deduplicationKey) VALUES (?, ?, ?, ?, ?)",
-            arguments: [notification.id.uuidString, payload, notification.severity.rawValue, now, notification.deduplicationKey])
-        for channel in chosen {
-            try db.execute(
-                sql: "INSERT INTO delivery (notificationID, channel, status, nextAttemptAt) VALUES (?, ?, 'pending', ?)",
-                arguments: [notification.id.uuidString, channel, now])
-        }
         if chosen.isEmpty { logger.warning("no channel accepts the notification", metadata: ["id": "\(notification.id)"]) }
-        return (notification, true)
-    }
-
-    /// Wakes the dispatcher after something was inserted.
-    func notifyDispatcher() { wake() }
-
-    /// A notification with this deduplication key that is still on its way (a pending
-    /// delivery), an open alert that reached someone (delivered, not acknowledged), or
-    /// an open alert that is escalating. One whose deliveries all died and that does
-    /// not escalate stands for nothing: a new one goes out.
-    private static func openDuplicate(of key: String, in db: Database) throws -> Notice? {
-        let payload = try String.fetchOne(db, sql: """
-            SELECT payload FROM notification n WHERE deduplicationKey = ? AND (
-                EXISTS (SELECT 1 FROM delivery d WHERE d.notificationID = n.id AND (d.status = 'pending'
-                    OR (d.status = 'delivered' AND n.severity IN ('warning', 'alarm') AND n.acknowledgedAt IS NULL)))
-                OR (n.acknowledgedAt IS NULL AND EXISTS (SELECT 1 FROM escalationPolicy p WHERE p.alertID = n.id)))
-            ORDER BY createdAt DESC LIMIT 1
-            """, arguments: [key])
-        return try payload.map { try decoder.decode(Notice.self, from: Data($0.utf8)) }
+        return chosen
     }
 
     // MARK: Observing
@@ -147,13 +139,4 @@ public actor NotificationOutbox {
     }
 
     private func removeObserver(_ id: Int) { observers[id] = nil }
-
-    /// Dates as the number a `Date` holds, so a notice reads back exactly as sent.
-    static let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
-        return encoder
-    }()
-
-    static let decoder = JSONDecoder()
 }
