@@ -1,3 +1,5 @@
+import SADEPostgres
+
 /// What went wrong in the monitoring application, in terms a client can act on; the
 /// server maps each case to an HTTP status.
 public enum MonitoringError: Error, Hashable, Sendable, CustomStringConvertible {
@@ -23,6 +25,19 @@ public enum MonitoringError: Error, Hashable, Sendable, CustomStringConvertible 
         case .unauthenticated(let message), .forbidden(let message), .notFound(let message), .conflict(let message),
             .storage(let message), .unavailable(let message):
             message
+        }
+    }
+}
+
+extension MonitoringError {
+    /// A failure to open one of the system's stores: ``unavailable(_:)`` when its
+    /// database cannot be reached, else ``storage(_:)``.
+    init(opening what: String, _ error: any Error) {
+        let message = "cannot open \(what): \(error)"
+        switch error {
+        case let failure as PostgresFailure where failure.isUnavailable: self = .unavailable(message)
+        case AlertBookError.unavailable, MonitoringError.unavailable: self = .unavailable(message)
+        default: self = .storage(message)
         }
     }
 }

@@ -6,6 +6,7 @@ import SADEHealthSQLite
 import SADEHome
 import SADEHomeSQLite
 import SADENotification
+import SADEPostgres
 import Synchronization
 
 /// The remote patient monitoring application without its HTTP face: the stores in a
@@ -40,8 +41,13 @@ public final class MonitoringSystem: Sendable {
         /// shared by several nodes); `nil` opens `health.sqlite` in ``dataDirectory``.
         public var healthStore: (any HealthStore & ClinicalRegistry)?
         /// Where accounts and device tokens are kept (e.g. `PostgresAccountRecords`, so
-        /// that every node knows them); `nil` keeps them in the monitoring database.
+        /// that every node knows them); `nil` keeps them in the monitoring database, or in
+        /// ``postgres`` when there is one.
         public var accountRecords: (any AccountRecords & DeviceTokenRecords)?
+        /// The PostgreSQL database several nodes share: the notification outbox, the alert
+        /// book and the pipeline's anchors go there (and accounts, unless
+        /// ``accountRecords`` says otherwise); `nil` keeps them in SQLite in ``dataDirectory``.
+        public var postgres: PostgresPool?
 
         /// A configuration for `dataDirectory`.
         public init(
@@ -49,11 +55,12 @@ public final class MonitoringSystem: Sendable {
             webhookURL: String? = nil, webhookSecret: String? = nil, clock: any Clock<Duration> = ContinuousClock(), epoch: Date = Date(),
             platformName: String = "hospital", simulatedMonitorInterval: Duration = .seconds(5),
             homeEventRetention: Duration? = .seconds(365 * 86_400), healthStore: (any HealthStore & ClinicalRegistry)? = nil,
-            accountRecords: (any AccountRecords & DeviceTokenRecords)? = nil,
+            accountRecords: (any AccountRecords & DeviceTokenRecords)? = nil, postgres: PostgresPool? = nil,
             tunePipeline: @escaping @Sendable (inout MonitoringPipeline.Configuration) -> Void = { _ in }
         ) {
             self.healthStore = healthStore
             self.accountRecords = accountRecords
+            self.postgres = postgres
             self.homeEventRetention = homeEventRetention
             self.dataDirectory = dataDirectory
             self.passwordHasher = passwordHasher
@@ -110,7 +117,7 @@ public final class MonitoringSystem: Sendable {
 
     /// Opens the databases (creating and migrating them) and the platform; nothing runs
     /// until ``start()``.
-    public init(configuration: Configuration, logger: Logger = Logger(label: "sade.monitoring")) throws(MonitoringError) {
+    public init(configuration: Configuration, logger: Logger = Logger(label: "sade.monitoring")) async throws(MonitoringError) {
         self.configuration = configuration
         self.logger = logger
         // The platform's clock reads zero at `epoch`: create it before the databases are
@@ -118,7 +125,9 @@ public final class MonitoringSystem: Sendable {
         // readings stamped by well-synchronised devices look as if from the future).
         platform = Environment(name: configuration.platformName, clock: configuration.clock, logger: logger)
         database = try MonitoringDatabase(directory: configuration.dataDirectory)
-        if let records = configuration.accountRecords {
+        var accountRecords = configuration.accountRecords
+        if accountRecords == nil, let postgres = configuration.postgres { accountRecords = try await PostgresAccountRecords(postgres) }
+        if let records = accountRecords {
             accounts = AccountStore(records: records, hasher: configuration.passwordHasher)
             devices = DeviceTokens(records: records)
         } else {
@@ -135,11 +144,14 @@ public final class MonitoringSystem: Sendable {
         var channels: [any NotificationChannel] = [appNotifications]
         if let smtp = configuration.smtp { channels.append(EmailChannel(smtp)) }
         if let url = configuration.webhookURL { channels.append(WebhookChannel(url: url, secret: configuration.webhookSecret)) }
+        let outboxClock = OutboxClock(clock: platform.clock, origin: configuration.epoch)
         do {
-            outbox = try NotificationOutbox(
-                directory: configuration.dataDirectory, channels: channels,
-                clock: OutboxClock(clock: platform.clock, origin: configuration.epoch))
-        } catch { throw .storage("cannot open the notification outbox: \(error)") }
+            if let postgres = configuration.postgres {
+                outbox = try await NotificationOutbox(postgres: postgres, channels: channels, clock: outboxClock)
+            } else {
+                outbox = try NotificationOutbox(directory: configuration.dataDirectory, channels: channels, clock: outboxClock)
+            }
+        } catch { throw MonitoringError(opening: "the notification outbox", error) }
         alertDesk = AlertDesk(outbox: outbox)
         do {
             homeStore = try SQLiteHomeStore(path: configuration.dataDirectory.map { ($0 as NSString).appendingPathComponent(SQLiteHomeStore.fileName) })
@@ -151,11 +163,17 @@ public final class MonitoringSystem: Sendable {
             simulators: [], interval: configuration.simulatedMonitorInterval, clock: platform.clock, epoch: configuration.epoch)
         var pipelineConfiguration = MonitoringPipeline.Configuration(epoch: configuration.epoch)
         configuration.tunePipeline(&pipelineConfiguration)
+        let pipelineRecords: any PipelineRecords
         do {
-            pipeline = try MonitoringPipeline(
-                environment: platform, store: health, database: database, outbox: outbox, desk: alertDesk, events: events,
-                configuration: pipelineConfiguration, sources: [simulatedMonitors])
-        } catch { throw .storage("cannot open the alert book: \(error)") }
+            if let postgres = configuration.postgres {
+                pipelineRecords = try await PostgresPipelineRecords(postgres)
+            } else {
+                pipelineRecords = SQLitePipelineRecords(database)
+            }
+        } catch { throw MonitoringError(opening: "the alert book", error) }
+        pipeline = MonitoringPipeline(
+            environment: platform, store: health, records: pipelineRecords, outbox: outbox, desk: alertDesk, events: events,
+            configuration: pipelineConfiguration, sources: [simulatedMonitors])
     }
 
     /// The current time on the platform's clock.

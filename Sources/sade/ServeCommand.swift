@@ -81,10 +81,10 @@ struct ServeCommand: AsyncParsableCommand {
         CommandLogging.bootstrapped
         let logger = Logger(label: "sade.serve")
         let shared = try await openSharedStores()
-        let system = try MonitoringSystem(configuration: .init(
+        let system = try await openSystem(.init(
             dataDirectory: data, smtp: mail.configuration(), webhookURL: webhook, webhookSecret: webhookSecret,
             homeEventRetention: homeRetentionDays > 0 ? .seconds(homeRetentionDays * 86_400) : nil, healthStore: shared?.health,
-            accountRecords: shared?.accounts))
+            postgres: shared?.pool))
         if demo {
             let seeded = try await DemoHospital.seed(system)
             say(seeded ? "demo: seeded \(data) with the demo hospital" : "demo: \(data) already has data; not seeding")
@@ -160,20 +160,35 @@ extension ServeCommand {
     ///
     /// - Throws: exit code 69 (`EX_UNAVAILABLE`) after saying why when the server
     ///   cannot be reached; 1 when it answers but its schema cannot be made.
-    func openSharedStores() async throws -> (health: any HealthStore & ClinicalRegistry, accounts: PostgresAccountRecords)? {
+    func openSharedStores() async throws -> (health: any HealthStore & ClinicalRegistry, pool: PostgresPool)? {
         guard let url = databaseURL else { return nil }
         let location = try PostgresLocation(url: url)
         do {
             let pool = try await PostgresPool.connect(location)
-            let stores = (health: try await PostgresHealthStore(pool), accounts: try await PostgresAccountRecords(pool))
-            say("health store, accounts and device tokens: PostgreSQL at \(location)")
-            return stores
+            let health = try await PostgresHealthStore(pool)
+            say("health store, accounts, alerts and notifications: PostgreSQL at \(location)")
+            return (health, pool)
         } catch let failure as PostgresFailure where failure.isUnavailable {
-            FileHandle.standardError.write(Data("error: sade serve: the database is unavailable: \(failure)\n".utf8))
-            throw ExitCode(69)
+            throw Self.unavailable(failure.description)
         } catch {
             FileHandle.standardError.write(Data("error: sade serve: cannot use the database at \(location): \(error)\n".utf8))
             throw ExitCode.failure
         }
+    }
+
+    /// Opens the monitoring system; a database that cannot be reached exits with 69.
+    func openSystem(_ configuration: MonitoringSystem.Configuration) async throws -> MonitoringSystem {
+        do {
+            return try await MonitoringSystem(configuration: configuration)
+        } catch {
+            guard case .unavailable(let reason) = error else { throw error }
+            throw Self.unavailable(reason)
+        }
+    }
+
+    /// Says that the database cannot be reached; the exit code is 69 (EX_UNAVAILABLE).
+    static func unavailable(_ reason: String) -> ExitCode {
+        FileHandle.standardError.write(Data("error: sade serve: the database is unavailable: \(reason)\n".utf8))
+        return ExitCode(69)
     }
 }

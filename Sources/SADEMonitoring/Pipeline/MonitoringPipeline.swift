@@ -9,7 +9,7 @@ import SADENotification
 /// ``CareWorkerAgent`` per health-care worker, with the ``AlertBook`` the API reads.
 ///
 /// ```swift
-/// let pipeline = try MonitoringPipeline(
+/// let pipeline = MonitoringPipeline(
 ///     environment: platform, store: store, database: monitoringDatabase, outbox: outbox, desk: desk, events: hub,
 ///     configuration: .init(epoch: startDate), sources: [simulatedMonitors])
 /// try await pipeline.start()
@@ -46,15 +46,26 @@ public final class MonitoringPipeline: Sendable {
     ///   - desk: raises and escalates alerts through `outbox`.
     ///   - events: where live events go.
     ///   - sources: pushing sources the collector pulls and stores (simulated monitors, queues).
-    public init(
+    public convenience init(
         environment: Environment, store: any HealthStore & ClinicalRegistry, database: MonitoringDatabase, outbox: NotificationOutbox, desk: AlertDesk,
         events: MonitoringEventHub, configuration: Configuration, sources: [any NewDataSource] = []
-    ) throws {
+    ) {
+        self.init(
+            environment: environment, store: store, records: SQLitePipelineRecords(database), outbox: outbox, desk: desk, events: events,
+            configuration: configuration, sources: sources)
+    }
+
+    /// Creates the pipeline on `records` (the monitoring database, or PostgreSQL shared
+    /// by several nodes).
+    package init(
+        environment: Environment, store: any HealthStore & ClinicalRegistry, records: any PipelineRecords, outbox: NotificationOutbox,
+        desk: AlertDesk, events: MonitoringEventHub, configuration: Configuration, sources: [any NewDataSource] = []
+    ) {
         self.environment = environment
         self.events = events
         self.configuration = configuration
-        let anchors = PipelineAnchors(database: database.writer)
-        let book = try AlertBook(database: database, outbox: outbox, desk: desk, events: events)
+        let anchors = records
+        let book = AlertBook(records: records, outbox: outbox, desk: desk, events: events)
         self.book = book
         alerts = AlertAgent(
             environment: environment, registry: store, book: book, rules: configuration.alertRules,
@@ -75,6 +86,7 @@ public final class MonitoringPipeline: Sendable {
     /// open by a previous run, and collects at once: what was accepted but not evaluated
     /// before a restart is evaluated now.
     public func start() async throws {
+        try await book.refreshLoads()
         try await alerts.agent.start()
         try await anomalies.agent.start()
         try await collector.agent.start()

@@ -11,7 +11,7 @@ import SADEMonitoring
 /// ``MonitoringSystem``.
 ///
 /// ```swift
-/// let system = try MonitoringSystem(configuration: .init(dataDirectory: "sade-data"))
+/// let system = try await MonitoringSystem(configuration: .init(dataDirectory: "sade-data"))
 /// let server = await MonitoringServer(system: system, configuration: ServerConfiguration(port: 8080))
 /// try await server.makeApplication().runService()
 /// ```

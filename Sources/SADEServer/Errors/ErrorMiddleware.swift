@@ -23,6 +23,7 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             throw APIError(MonitoringError(error))
         } catch let error as AlertBookError {
             if case .storage(let reason) = error { context.logger.error("alert book failure: \(reason)") }
+            if case .unavailable(let reason) = error { context.logger.warning("alert book unavailable: \(reason)") }
             throw APIError(error)
         } catch let error as IssueTrackError {
             if case .storage(let reason) = error { context.logger.error("issue track storage failure: \(reason)") }

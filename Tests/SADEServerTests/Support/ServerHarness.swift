@@ -11,6 +11,7 @@ import SADEIssueTrack
 import SADEMonitoring
 import SADENotification
 import SADEServer
+import SADEPostgres
 
 /// A monitoring server on loopback for one test: an in-memory system on a manual
 /// clock, an `admin` account (password ``ServerHarness/password``), listening on a
@@ -33,13 +34,13 @@ struct ServerHarness: Sendable {
     static func run(
         configure: (inout ServerConfiguration) -> Void = { _ in }, issueTrack: Bool = true,
         issueTrackMail: [any NotificationChannel] = [], healthStore: (any HealthStore & ClinicalRegistry)? = nil,
-        accountRecords: (any AccountRecords & DeviceTokenRecords)? = nil,
+        accountRecords: (any AccountRecords & DeviceTokenRecords)? = nil, postgres: PostgresPool? = nil,
         _ body: @Sendable (ServerHarness) async throws -> Void
     ) async throws {
         let clock = ManualClock()
-        let system = try MonitoringSystem(
+        let system = try await MonitoringSystem(
             configuration: .init(dataDirectory: nil, passwordHasher: .fastForTests, clock: clock, epoch: epoch, healthStore: healthStore,
-                accountRecords: accountRecords))
+                accountRecords: accountRecords, postgres: postgres))
         try await system.accounts.create(UserAccount(username: "admin", name: "Ada Admin", role: .admin), password: password)
         var configuration = ServerConfiguration(port: 0, tokenSecret: "test-secret-test-secret-test-secret")
         configure(&configuration)

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import SADEHealth
 import SADENotification
 import Synchronization
@@ -8,34 +7,39 @@ import Synchronization
 /// patients, each health-care worker's open-alert load (what Contract-Net proposals
 /// carry), and acknowledgement.
 ///
-/// Alerts live in the monitoring database (`pipeline_alert`); their notices,
+/// Alerts live in the monitoring database or in PostgreSQL (``PipelineRecords``); their notices,
 /// deliveries and escalation steps in the notification outbox, which ``AlertDesk``
 /// escalates.
 public final class AlertBook: Sendable {
-    let database: any DatabaseWriter
+    let records: any PipelineRecords
     let outbox: NotificationOutbox
     let desk: AlertDesk
     let events: MonitoringEventHub
     /// Open alerts per assignee, kept in memory so that a Contract-Net bid reads its load
-    /// without waiting.
-    private let loads: Mutex<[StaffID: Int]>
+    /// without waiting; ``refreshLoads()`` reads them again (other nodes raise and
+    /// acknowledge alerts too).
+    private let loads = Mutex<[StaffID: Int]>([:])
 
     /// Opens the book on the monitoring database (migrated with ``PipelineMigrations``).
     ///
     /// - Parameters:
     ///   - outbox: the outbox `desk` sends through, where the escalation steps are.
-    public init(database: MonitoringDatabase, outbox: NotificationOutbox, desk: AlertDesk, events: MonitoringEventHub) throws {
-        self.database = database.writer
+    public convenience init(database: MonitoringDatabase, outbox: NotificationOutbox, desk: AlertDesk, events: MonitoringEventHub) {
+        self.init(records: SQLitePipelineRecords(database), outbox: outbox, desk: desk, events: events)
+    }
+
+    /// Opens the book on `records`; the loads are read by ``refreshLoads()``.
+    package init(records: any PipelineRecords, outbox: NotificationOutbox, desk: AlertDesk, events: MonitoringEventHub) {
+        self.records = records
         self.outbox = outbox
         self.desk = desk
         self.events = events
-        let counts = try self.database.read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT assignee, COUNT(*) AS open FROM pipeline_alert
-                WHERE acknowledgedAt IS NULL AND assignee IS NOT NULL GROUP BY assignee
-                """)
-        }
-        loads = Mutex(Dictionary(uniqueKeysWithValues: counts.map { ($0["assignee"] as StaffID, $0["open"] as Int) }))
+    }
+
+    /// Reads every worker's open alerts from the database.
+    public func refreshLoads() async throws(AlertBookError) {
+        let counts = try await records.openAlertLoads()
+        loads.withLock { $0 = counts }
     }
 
     /// How many unacknowledged alerts `assignee` has.
@@ -47,31 +51,14 @@ public final class AlertBook: Sendable {
     /// first, at most `limit`.
     public func alerts(status: AlertStatus = .all, patients: Set<PatientID>? = nil, limit: Int = 500) async throws(AlertBookError) -> [AlertRecord] {
         if let patients, patients.isEmpty { return [] }
-        let state =
-            switch status {
-            case .open: "acknowledgedAt IS NULL"
-            case .acknowledged: "acknowledgedAt IS NOT NULL"
-            case .all: "1"
-            }
-        // `json_each` of NULL is empty: with no patient filter, every patient matches.
-        let list = patients.map { String(decoding: (try? JSONEncoder().encode($0.map(\.rawValue).sorted())) ?? Data("[]".utf8), as: UTF8.self) }
-        let limit = max(0, limit)
-        let rows = try await read { db in
-            try AlertRow.fetchAll(db, sql: """
-                SELECT * FROM pipeline_alert WHERE \(state) AND (? IS NULL OR patient IN (SELECT value FROM json_each(?)))
-                ORDER BY raisedAt DESC, rowid DESC LIMIT ?
-                """, arguments: [list, list, limit])
-        }
-        var records: [AlertRecord] = []
-        for row in rows { records.append(try await record(from: row)) }
-        return records
+        var alerts: [AlertRecord] = []
+        for row in try await records.alerts(status: status, patients: patients, limit: limit) { alerts.append(try await record(from: row)) }
+        return alerts
     }
 
     /// The alert with this id, if any.
     public func alert(_ id: UUID) async throws(AlertBookError) -> AlertRecord? {
-        guard let row = try await read({ db in
-            try AlertRow.fetchAll(db, sql: "SELECT * FROM pipeline_alert WHERE id = ?", arguments: [id.uuidString]).first
-        }) else { return nil }
+        guard let row = try await records.alert(id) else { return nil }
         return try await record(from: row)
     }
 
@@ -97,12 +84,7 @@ public final class AlertBook: Sendable {
             throw .storage("\(error)")
         }
         let by = acknowledgement?.worker ?? staff, at = acknowledgement?.at ?? outbox.clock.now
-        let changed = try await write { db in
-            try db.execute(
-                sql: "UPDATE pipeline_alert SET acknowledgedBy = ?, acknowledgedAt = ? WHERE id = ? AND acknowledgedAt IS NULL",
-                arguments: [by, at.timeIntervalSince1970, id.uuidString])
-            return db.changesCount > 0
-        }
+        let changed = try await records.markAcknowledged(id, by: by, at: at)
         if changed, let assignee = current.assignee { adjustLoad(of: assignee, by: -1) }
         guard let updated = try await alert(id) else { throw .unknownAlert(id) }
         guard first, changed else { throw .alreadyAcknowledged(updated) }
@@ -115,24 +97,6 @@ public final class AlertBook: Sendable {
     /// a notice matters until its alert is acknowledged.
     public func alert(forNotice notice: UUID) async throws(AlertBookError) -> AlertRecord? {
         try await alerts(status: .open, limit: .max).first { $0.escalations.contains { $0.notice == notice } }
-    }
-
-    // MARK: Database access with typed errors
-
-    func read<T: Sendable>(_ body: @Sendable @escaping (Database) throws -> T) async throws(AlertBookError) -> T {
-        do {
-            return try await database.read(body)
-        } catch {
-            throw .storage("\(error)")
-        }
-    }
-
-    func write<T: Sendable>(_ body: @Sendable @escaping (Database) throws -> T) async throws(AlertBookError) -> T {
-        do {
-            return try await database.write(body)
-        } catch {
-            throw .storage("\(error)")
-        }
     }
 
     func adjustLoad(of assignee: StaffID, by delta: Int) {

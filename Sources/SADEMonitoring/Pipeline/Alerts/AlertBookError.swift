@@ -8,6 +8,8 @@ public enum AlertBookError: Error, Hashable, Sendable, CustomStringConvertible {
     case alreadyAcknowledged(AlertRecord)
     /// The database or the outbox failed.
     case storage(String)
+    /// The shared database cannot be reached (HTTP 503): try again shortly.
+    case unavailable(String)
 
     /// A sentence saying what went wrong.
     public var description: String {
@@ -16,6 +18,7 @@ public enum AlertBookError: Error, Hashable, Sendable, CustomStringConvertible {
         case .alreadyAcknowledged(let record):
             "alert \(record.id.uuidString.lowercased()) was already acknowledged by \(record.acknowledgedBy ?? "someone")"
         case .storage(let reason): "the alerts could not be read or written: \(reason)"
+        case .unavailable(let reason): "the alerts' database is unavailable: \(reason)"
         }
     }
 }

@@ -26,7 +26,7 @@ public final class AnomaliesAgent: Sendable {
     let jobs: JobQueue
 
     init(
-        name: String = defaultName, environment: Environment, registry: any ClinicalRegistry, anchors: PipelineAnchors,
+        name: String = defaultName, environment: Environment, registry: any ClinicalRegistry, anchors: any PipelineRecords,
         events: MonitoringEventHub, detector: AnomalyDetector, news2Window: TimeInterval, epoch: Date, missingDataInterval: Duration,
         alertAgent: AgentIdentifier, anomaliesInFlight: InFlightCounter
     ) {

@@ -6,7 +6,7 @@ import SADEHealth
 /// The AnomaliesAgent's work on one batch or one missing-data check.
 actor BatchEvaluator {
     let registry: any ClinicalRegistry
-    let anchors: PipelineAnchors
+    let anchors: any PipelineRecords
     let events: MonitoringEventHub
     let detector: AnomalyDetector
     let clock: PipelineClock
@@ -21,7 +21,7 @@ actor BatchEvaluator {
     private(set) var latestNEWS2: [PatientID: NEWS2Event] = [:]
 
     init(
-        registry: any ClinicalRegistry, anchors: PipelineAnchors, events: MonitoringEventHub, detector: AnomalyDetector,
+        registry: any ClinicalRegistry, anchors: any PipelineRecords, events: MonitoringEventHub, detector: AnomalyDetector,
         clock: PipelineClock, alertAgent: AgentIdentifier, anomaliesInFlight: InFlightCounter, news2Window: TimeInterval
     ) {
         self.anomaliesInFlight = anomaliesInFlight
@@ -50,7 +50,7 @@ actor BatchEvaluator {
         publish(batch.samples, records: records, at: now)
         inform(anomalies, from: agent)
         do {
-            try anchors.advance(to: batch.anchors)
+            try await anchors.advanceAnchors(to: batch.anchors)
         } catch {
             agent.logger.error("anchors not persisted; the batch will be evaluated again", metadata: ["error": "\(error)"])
         }

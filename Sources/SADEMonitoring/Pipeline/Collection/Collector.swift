@@ -7,7 +7,7 @@ import SADEHealth
 /// while one runs.
 actor Collector {
     let store: any HealthStore
-    let anchors: PipelineAnchors
+    let anchors: any PipelineRecords
     let sources: [any NewDataSource]
     let types: [HealthType]
     let batchLimit: Int
@@ -24,7 +24,7 @@ actor Collector {
     private var cycleWaiters: [(target: Int, continuation: CheckedContinuation<Void, Never>)] = []
 
     init(
-        store: any HealthStore, anchors: PipelineAnchors, sources: [any NewDataSource], types: [HealthType], batchLimit: Int,
+        store: any HealthStore, anchors: any PipelineRecords, sources: [any NewDataSource], types: [HealthType], batchLimit: Int,
         maxInFlight: Int, anomaliesAgent: AgentIdentifier
     ) {
         self.store = store
@@ -83,7 +83,7 @@ actor Collector {
         for source in sources { await pull(source, logger: agent) }
         guard inFlight.count < maxInFlight else { return }
         do {
-            let start = try readAnchors ?? anchors.load()
+            let start = if let readAnchors { readAnchors } else { try await anchors.anchors() }
             var next = start
             var samples: [HealthSample] = []
             let changes = try await store.changes(types, patient: nil, since: start, limit: batchLimit, as: .system)
@@ -96,7 +96,7 @@ actor Collector {
             guard !samples.isEmpty else {
                 // Nothing new: the anchors may move on, unless batches still fly (their
                 // samples lie below these anchors and are not evaluated yet).
-                if inFlight.isEmpty, next != start { try anchors.advance(to: next) }
+                if inFlight.isEmpty, next != start { try await anchors.advanceAnchors(to: next) }
                 return
             }
             let batch = SampleBatch(samples: samples.sorted { $0.start < $1.start }, anchors: next)

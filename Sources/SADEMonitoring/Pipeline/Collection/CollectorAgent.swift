@@ -34,7 +34,7 @@ public final class CollectorAgent: Sendable {
     ///   - batchLimit: at most this many new samples of each type per cycle.
     ///   - anomaliesAgent: who gets the batches.
     init(
-        name: String = defaultName, environment: Environment, store: any HealthStore, anchors: PipelineAnchors,
+        name: String = defaultName, environment: Environment, store: any HealthStore, anchors: any PipelineRecords,
         sources: [any NewDataSource], types: [HealthType], batchLimit: Int, period: Duration, maxBatchesInFlight: Int = 4,
         anomaliesAgent: AgentIdentifier
     ) {

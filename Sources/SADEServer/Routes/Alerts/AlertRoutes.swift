@@ -68,6 +68,7 @@ extension APIError {
         case .unknownAlert: self = .notFound(error.description)
         case .alreadyAcknowledged: self = .conflict(error.description)
         case .storage: self = APIError(.internalServerError, code: "internal", message: "the server could not read or write alerts")
+        case .unavailable: self = APIError(MonitoringError.unavailable(error.description))
         }
     }
 }

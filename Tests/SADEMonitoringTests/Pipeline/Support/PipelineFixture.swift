@@ -76,7 +76,7 @@ struct PipelineFixture {
         if !simulators.isEmpty {
             sources.append(SimulatedMonitorSource(simulators: simulators, interval: .seconds(60), clock: environment.clock, epoch: epoch))
         }
-        let pipeline = try MonitoringPipeline(
+        let pipeline = MonitoringPipeline(
             environment: environment, store: store, database: monitoring, outbox: outbox, desk: AlertDesk(outbox: outbox), events: events,
             configuration: .init(epoch: epoch, collectionInterval: .seconds(60), alertRules: rules), sources: sources)
         return PipelineFixture(
