@@ -212,7 +212,7 @@ let package = Package(
             name: "SADEMonitoringTests",
             dependencies: [
                 "SADEMonitoring", "SADEHealth", "SADEHealthSQLite", "SADENotification", "SADECore", "SADETestSupport", "SADEPostgres",
-                .product(name: "GRDB", package: "GRDB.swift"), .product(name: "PostgresNIO", package: "postgres-nio"),
+                "SADEHealthPostgres", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "PostgresNIO", package: "postgres-nio"),
             ]
         ),
         .testTarget(

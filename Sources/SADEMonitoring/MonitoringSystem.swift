@@ -48,6 +48,11 @@ public final class MonitoringSystem: Sendable {
         /// book and the pipeline's anchors go there (and accounts, unless
         /// ``accountRecords`` says otherwise); `nil` keeps them in SQLite in ``dataDirectory``.
         public var postgres: PostgresPool?
+        /// This node's name among several: the holder of its leases, what `/health` reports.
+        public var nodeName: String
+        /// How long the evaluation lease lasts unrenewed: a dead node's patients are
+        /// evaluated by another within it. Default 10 seconds.
+        public var evaluationLease: Duration
 
         /// A configuration for `dataDirectory`.
         public init(
@@ -56,11 +61,14 @@ public final class MonitoringSystem: Sendable {
             platformName: String = "hospital", simulatedMonitorInterval: Duration = .seconds(5),
             homeEventRetention: Duration? = .seconds(365 * 86_400), healthStore: (any HealthStore & ClinicalRegistry)? = nil,
             accountRecords: (any AccountRecords & DeviceTokenRecords)? = nil, postgres: PostgresPool? = nil,
+            nodeName: String = MonitoringSystem.defaultNodeName, evaluationLease: Duration = .seconds(10),
             tunePipeline: @escaping @Sendable (inout MonitoringPipeline.Configuration) -> Void = { _ in }
         ) {
             self.healthStore = healthStore
             self.accountRecords = accountRecords
             self.postgres = postgres
+            self.nodeName = nodeName
+            self.evaluationLease = evaluationLease
             self.homeEventRetention = homeEventRetention
             self.dataDirectory = dataDirectory
             self.passwordHasher = passwordHasher
@@ -106,6 +114,8 @@ public final class MonitoringSystem: Sendable {
     public let homeStore: SQLiteHomeStore
     /// The smart homes' service: ingestion, the home agents, the live event bus.
     public let home: HomeService
+    /// Which node evaluates, when several share ``Configuration/postgres``.
+    let evaluationLease: EvaluationLease?
     let logger: Logger
     /// Work that runs until shutdown (the demo homes' simulation), cancelled first then.
     private let background = Mutex<[Task<Void, Never>]>([])
@@ -171,9 +181,21 @@ public final class MonitoringSystem: Sendable {
                 pipelineRecords = SQLitePipelineRecords(database)
             }
         } catch { throw MonitoringError(opening: "the alert book", error) }
-        pipeline = MonitoringPipeline(
+        // Alone, this node evaluates; with others, the one holding the evaluation lease does.
+        let gate = EvaluationGate(open: configuration.postgres == nil)
+        let pipeline = MonitoringPipeline(
             environment: platform, store: health, records: pipelineRecords, outbox: outbox, desk: alertDesk, events: events,
-            configuration: pipelineConfiguration, sources: [simulatedMonitors])
+            configuration: pipelineConfiguration, sources: [simulatedMonitors], gate: gate)
+        self.pipeline = pipeline
+        if let postgres = configuration.postgres {
+            do {
+                evaluationLease = EvaluationLease(
+                    leases: try await PostgresLeases(postgres), node: configuration.nodeName, period: configuration.evaluationLease, gate: gate,
+                    clock: PipelineClock(clock: platform.clock, epoch: configuration.epoch), logger: logger, opened: { pipeline.wake() })
+            } catch { throw MonitoringError(opening: "the leases", error) }
+        } else {
+            evaluationLease = nil
+        }
     }
 
     /// The current time on the platform's clock.
@@ -185,6 +207,30 @@ public final class MonitoringSystem: Sendable {
     /// evaluated now rather than at its next cycle.
     public func samplesAccepted() {
         pipeline.wake()
+        if let postgres = configuration.postgres, !pipeline.gate.isOpen {
+            // The evaluating node is another: tell it, rather than have it wait for its next cycle.
+            Task { [node = configuration.nodeName] in try? await postgres.notify(Self.samplesChannel, node) }
+        }
+    }
+
+    /// The notification channel on which nodes say they accepted samples.
+    static let samplesChannel = "sade_samples_accepted"
+
+    /// The default node name: the host's name and the process id.
+    public static var defaultNodeName: String {
+        "\(ProcessInfo.processInfo.hostName)-\(ProcessInfo.processInfo.processIdentifier)"
+    }
+
+    /// This node's name.
+    public var node: String { configuration.nodeName }
+
+    /// Whether this node evaluates the samples now (always, alone).
+    public var evaluates: Bool { pipeline.gate.isOpen }
+
+    /// The leases this node holds, by name, with when each runs out unless renewed.
+    public var heldLeases: [String: Date] {
+        guard let held = evaluationLease?.held else { return [:] }
+        return [EvaluationLease.name: held.expiresAt]
     }
 
     /// Brings the care-worker agents in line with the registry after staff, sectors or
@@ -207,6 +253,35 @@ public final class MonitoringSystem: Sendable {
         try await pipeline.start()
         try await home.startAgents()
         if let retention = configuration.homeEventRetention { keep(homeRetention(keeping: retention)) }
+        if let lease = evaluationLease, let postgres = configuration.postgres {
+            await lease.renew()  // the first node up evaluates from the start
+            keep(Task { await lease.run() })
+            keep(listenForAcceptedSamples(on: postgres))
+        }
+    }
+
+    /// Wakes the collector whenever another node says it accepted samples (it collects
+    /// only while this node evaluates). A lost connection is listened on again.
+    private func listenForAcceptedSamples(on postgres: PostgresPool) -> Task<Void, Never> {
+        Task { [pipeline, logger] in
+            while !Task.isCancelled {
+                do {
+                    for try await _ in try await postgres.listen(Self.samplesChannel) { pipeline.wake() }
+                } catch {
+                    if Task.isCancelled { return }
+                    logger.warning("not listening for other nodes' samples; trying again", metadata: ["error": "\(error)"])
+                }
+                guard (try? await Task.sleep(for: .seconds(1))) != nil else { return }
+            }
+        }
+    }
+
+    /// Stops evaluating and renewing the evaluation lease without giving it up, as a
+    /// node that died would: another node takes over once the lease runs out (tests of
+    /// failover in one process).
+    package func halt() async {
+        for task in background.withLock({ tasks in defer { tasks = [] }; return tasks }) { task.cancel() }
+        pipeline.gate.set(open: false)
     }
 
     /// Once a day (and at start), deletes home events older than `retention`.
@@ -230,6 +305,7 @@ public final class MonitoringSystem: Sendable {
         for task in background.withLock({ tasks in defer { tasks = [] }; return tasks }) { task.cancel() }
         let stopped = await Self.finishes(within: Self.shutdownGrace) { [pipeline] in await pipeline.shutdown() }
         if !stopped { logger.warning("the pipeline did not settle within \(Self.shutdownGrace); stopping anyway") }
+        await evaluationLease?.release()  // evaluated what it accepted: another node goes on at once
         events.finishAll()
         await home.stopAgents()
         await platform.shutdown()

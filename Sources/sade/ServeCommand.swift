@@ -32,11 +32,18 @@ struct ServeCommand: AsyncParsableCommand {
     var data = "./sade-data"
 
     @Option(help: """
-        Keep the health store (samples, clinical registry), accounts and device tokens in this PostgreSQL database, \
-        postgres://user:password@host:port/database (default: SADE_DATABASE_URL, else SQLite in the data directory). \
-        The other stores stay in the data directory for now.
+        Keep the health store (samples, clinical registry), accounts, device tokens, alerts and notifications in this \
+        PostgreSQL database, postgres://user:password@host:port/database (default: SADE_DATABASE_URL, else SQLite in the \
+        data directory). Several nodes may share it: one evaluates the samples at a time (a lease), any accepts them. \
+        The homes, the wearable data and the issue track stay in the data directory for now.
         """)
     var database: String?
+
+    @Option(help: "This node's name among several on one database (default: host name and process id).")
+    var node: String?
+
+    @Option(help: "Seconds the evaluation lease lasts unrenewed: a dead node's patients are evaluated by another within it.")
+    var evaluationLease = 10
 
     @Flag(help: "Seed a demo hospital, staff and simulated patients (into an empty data directory).")
     var demo = false
@@ -67,6 +74,7 @@ struct ServeCommand: AsyncParsableCommand {
         guard maxBodyBytes > 0 else { throw ValidationError("--max-body-bytes must be positive") }
         guard rateLimit > 0, rateLimit.isFinite else { throw ValidationError("--rate-limit must be a positive number") }
         guard homeRetentionDays >= 0 else { throw ValidationError("--home-retention-days must be 0 or more") }
+        guard evaluationLease >= 3 else { throw ValidationError("--evaluation-lease must be at least 3 seconds") }
         if let url = databaseURL {
             do { _ = try PostgresLocation(url: url) } catch { throw ValidationError("\(error)") }
         }
@@ -84,7 +92,7 @@ struct ServeCommand: AsyncParsableCommand {
         let system = try await openSystem(.init(
             dataDirectory: data, smtp: mail.configuration(), webhookURL: webhook, webhookSecret: webhookSecret,
             homeEventRetention: homeRetentionDays > 0 ? .seconds(homeRetentionDays * 86_400) : nil, healthStore: shared?.health,
-            postgres: shared?.pool))
+            postgres: shared?.pool, nodeName: node ?? MonitoringSystem.defaultNodeName, evaluationLease: .seconds(evaluationLease)))
         if demo {
             let seeded = try await DemoHospital.seed(system)
             say(seeded ? "demo: seeded \(data) with the demo hospital" : "demo: \(data) already has data; not seeding")

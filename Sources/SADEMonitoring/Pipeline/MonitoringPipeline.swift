@@ -35,6 +35,9 @@ public final class MonitoringPipeline: Sendable {
     public let alerts: AlertAgent
     let roster: StaffRoster
     let anomaliesInFlight = InFlightCounter()
+    /// Open while this node evaluates: always on a node of its own; with several, while
+    /// it holds the evaluation lease.
+    package let gate: EvaluationGate
 
     /// Creates the pipeline (nothing runs until ``start()``).
     ///
@@ -59,8 +62,10 @@ public final class MonitoringPipeline: Sendable {
     /// by several nodes).
     package init(
         environment: Environment, store: any HealthStore & ClinicalRegistry, records: any PipelineRecords, outbox: NotificationOutbox,
-        desk: AlertDesk, events: MonitoringEventHub, configuration: Configuration, sources: [any NewDataSource] = []
+        desk: AlertDesk, events: MonitoringEventHub, configuration: Configuration, sources: [any NewDataSource] = [],
+        gate: EvaluationGate = EvaluationGate(open: true)
     ) {
+        self.gate = gate
         self.environment = environment
         self.events = events
         self.configuration = configuration
@@ -74,10 +79,11 @@ public final class MonitoringPipeline: Sendable {
             environment: environment, registry: store, anchors: anchors, events: events,
             detector: AnomalyDetector(configuration: configuration.detector), news2Window: configuration.detector.news2Window, epoch: configuration.epoch,
             missingDataInterval: configuration.missingDataInterval, alertAgent: alerts.agent.identifier,
-            anomaliesInFlight: anomaliesInFlight)
+            anomaliesInFlight: anomaliesInFlight, gate: gate)
         collector = CollectorAgent(
             environment: environment, store: store, anchors: anchors, sources: sources, types: configuration.collectedTypes,
-            batchLimit: configuration.batchLimit, period: configuration.collectionInterval, anomaliesAgent: anomalies.agent.identifier)
+            batchLimit: configuration.batchLimit, period: configuration.collectionInterval, anomaliesAgent: anomalies.agent.identifier,
+            gate: gate)
         roster = StaffRoster(registry: store, environment: environment, book: book)
     }
 

@@ -61,6 +61,9 @@ actor AlertDispatcher {
     /// Publishes escalation steps taken since the last look.
     func noticeEscalations(agent: Agent) async {
         do {
+            // Alerts another node raised and can no longer escalate (it died) go on from here;
+            // each step is taken once, whichever node's timer fires first.
+            try await book.desk.resume()
             try await book.noticeEscalations()
         } catch {
             agent.logger.warning("escalations not checked", metadata: ["error": "\(error)"])

@@ -28,12 +28,12 @@ public final class AnomaliesAgent: Sendable {
     init(
         name: String = defaultName, environment: Environment, registry: any ClinicalRegistry, anchors: any PipelineRecords,
         events: MonitoringEventHub, detector: AnomalyDetector, news2Window: TimeInterval, epoch: Date, missingDataInterval: Duration,
-        alertAgent: AgentIdentifier, anomaliesInFlight: InFlightCounter
+        alertAgent: AgentIdentifier, anomaliesInFlight: InFlightCounter, gate: EvaluationGate
     ) {
         let evaluator = BatchEvaluator(
             registry: registry, anchors: anchors, events: events, detector: detector,
             clock: PipelineClock(clock: environment.clock, epoch: epoch), alertAgent: alertAgent,
-            anomaliesInFlight: anomaliesInFlight, news2Window: news2Window)
+            anomaliesInFlight: anomaliesInFlight, news2Window: news2Window, gate: gate)
         let jobs = JobQueue()
         self.jobs = jobs
         self.evaluator = evaluator
@@ -78,12 +78,17 @@ public final class AnomaliesAgent: Sendable {
 }
 
 /// The platform clock read as dates: `epoch` is the date at which it read zero.
-struct PipelineClock: Sendable {
+package struct PipelineClock: Sendable {
     let clock: PlatformClock
     let epoch: Date
 
+    package init(clock: PlatformClock, epoch: Date) {
+        self.clock = clock
+        self.epoch = epoch
+    }
+
     /// Now.
-    var now: Date {
+    package var now: Date {
         epoch.addingTimeInterval(clock.elapsed.seconds)
     }
 }

@@ -15,6 +15,8 @@ actor BatchEvaluator {
     let anomaliesInFlight: InFlightCounter
     /// How old a reading may be and still count for the NEWS2 published.
     let news2Window: TimeInterval
+    /// Open while this node evaluates (always, on a node of its own).
+    let gate: EvaluationGate
     /// The latest sample of each NEWS2 parameter per patient, for the scores published.
     private var latest: [PatientID: [String: HealthSample]] = [:]
     /// The NEWS2 last published per patient.
@@ -22,8 +24,10 @@ actor BatchEvaluator {
 
     init(
         registry: any ClinicalRegistry, anchors: any PipelineRecords, events: MonitoringEventHub, detector: AnomalyDetector,
-        clock: PipelineClock, alertAgent: AgentIdentifier, anomaliesInFlight: InFlightCounter, news2Window: TimeInterval
+        clock: PipelineClock, alertAgent: AgentIdentifier, anomaliesInFlight: InFlightCounter, news2Window: TimeInterval,
+        gate: EvaluationGate
     ) {
+        self.gate = gate
         self.anomaliesInFlight = anomaliesInFlight
         self.news2Window = news2Window
         self.registry = registry
@@ -58,6 +62,7 @@ actor BatchEvaluator {
 
     /// Watches every admitted patient and reports those without data for too long.
     func checkMissingData(from agent: Agent) async {
+        guard gate.isOpen else { return }  // the evaluating node watches
         let now = clock.now
         var anomalies: [Anomaly] = []
         do {

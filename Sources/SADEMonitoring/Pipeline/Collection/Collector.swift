@@ -13,6 +13,8 @@ actor Collector {
     let batchLimit: Int
     let maxInFlight: Int
     let anomaliesAgent: AgentIdentifier
+    /// Open while this node evaluates (always, on a node of its own).
+    let gate: EvaluationGate
 
     /// Where the next read starts, per type; `nil` until loaded from the database.
     private var readAnchors: [String: HealthAnchor]?
@@ -25,8 +27,9 @@ actor Collector {
 
     init(
         store: any HealthStore, anchors: any PipelineRecords, sources: [any NewDataSource], types: [HealthType], batchLimit: Int,
-        maxInFlight: Int, anomaliesAgent: AgentIdentifier
+        maxInFlight: Int, anomaliesAgent: AgentIdentifier, gate: EvaluationGate
     ) {
+        self.gate = gate
         self.store = store
         self.anchors = anchors
         self.sources = sources
@@ -81,6 +84,12 @@ actor Collector {
 
     private func cycle(_ agent: Agent) async {
         for source in sources { await pull(source, logger: agent) }
+        guard gate.isOpen else {
+            // Another node evaluates, and moves the anchors: read them again when this
+            // node's turn comes.
+            readAnchors = nil
+            return
+        }
         guard inFlight.count < maxInFlight else { return }
         do {
             let start = if let readAnchors { readAnchors } else { try await anchors.anchors() }

@@ -33,14 +33,15 @@ public final class CollectorAgent: Sendable {
     ///   - types: the sample types read from the store.
     ///   - batchLimit: at most this many new samples of each type per cycle.
     ///   - anomaliesAgent: who gets the batches.
+    ///   - gate: open while this node evaluates.
     init(
         name: String = defaultName, environment: Environment, store: any HealthStore, anchors: any PipelineRecords,
         sources: [any NewDataSource], types: [HealthType], batchLimit: Int, period: Duration, maxBatchesInFlight: Int = 4,
-        anomaliesAgent: AgentIdentifier
+        anomaliesAgent: AgentIdentifier, gate: EvaluationGate
     ) {
         let collector = Collector(
             store: store, anchors: anchors, sources: sources, types: types, batchLimit: batchLimit,
-            maxInFlight: maxBatchesInFlight, anomaliesAgent: anomaliesAgent)
+            maxInFlight: maxBatchesInFlight, anomaliesAgent: anomaliesAgent, gate: gate)
         self.collector = collector
         self.period = period
         self.maxBatchesInFlight = maxBatchesInFlight

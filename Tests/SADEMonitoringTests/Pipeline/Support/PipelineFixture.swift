@@ -26,7 +26,7 @@ enum Ward {
     static let covidList = "covid-team@hospital.test"
     static let isolationList = "isolation-team@hospital.test"
 
-    static func seed(_ registry: SQLiteHealthStore, patients: [Patient]) async throws {
+    static func seed(_ registry: some ClinicalRegistry, patients: [Patient]) async throws {
         try await registry.save(Hospital(id: "demo-hospital", name: "Demo Hospital"))
         try await registry.save(HospitalSector(id: "covid-ward", hospital: "demo-hospital", name: "COVID ward", mailingList: [covidList]))
         try await registry.save(HospitalSector(id: "icu", hospital: "demo-hospital", name: "ICU", mailingList: ["icu-team@hospital.test"]))

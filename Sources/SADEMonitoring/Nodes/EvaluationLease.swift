@@ -1,0 +1,101 @@
+import Foundation
+import Logging
+import SADECore
+import SADEPostgres
+import Synchronization
+
+/// The lease in PostgreSQL that says which of several nodes evaluates the patients'
+/// samples: the holder runs the collection, anomaly detection and alerting (its
+/// ``EvaluationGate`` open); the others accept samples and serve the API. The holder
+/// renews it every third of its ``period``; a node that dies stops renewing, and
+/// within one period another takes it, reads the anchors the dead one reached and
+/// evaluates what it had accepted and not evaluated.
+///
+/// A holder that cannot renew (the database unreachable) closes its gate once its
+/// lease may have run out, so two nodes never evaluate at once.
+package final class EvaluationLease: Sendable {
+    /// The lease's name in `sade_lease`.
+    package static let name = "monitoring/evaluation"
+
+    /// This node's name: the lease's holder when it holds it.
+    package let node: String
+    /// How long a lease lasts unrenewed.
+    package let period: Duration
+    let leases: PostgresLeases
+    let gate: EvaluationGate
+    let clock: PipelineClock
+    let logger: Logger
+    /// Called when the gate opens (collect at once).
+    let opened: @Sendable () -> Void
+    private let state = Mutex<(expiresAt: Date?, fencing: Int64?)>((nil, nil))
+
+    package init(
+        leases: PostgresLeases, node: String, period: Duration, gate: EvaluationGate, clock: PipelineClock, logger: Logger,
+        opened: @escaping @Sendable () -> Void
+    ) {
+        self.leases = leases
+        self.node = node
+        self.period = period
+        self.gate = gate
+        self.clock = clock
+        self.logger = logger
+        self.opened = opened
+    }
+
+    /// When this node's lease runs out unless renewed, and its fencing token, while it
+    /// holds it.
+    package var held: (expiresAt: Date, fencing: Int64)? {
+        state.withLock { state in
+            guard let expiresAt = state.expiresAt, let fencing = state.fencing else { return nil }
+            return (expiresAt, fencing)
+        }
+    }
+
+    /// Takes or renews the lease once; opens or closes the gate accordingly.
+    package func renew() async {
+        let now = clock.now
+        do {
+            let held = try await leases.acquire([Self.name], for: node, lasting: period, now: now)[Self.name]
+            state.withLock { $0 = held == nil ? (nil, nil) : (now.addingTimeInterval(period.seconds), held) }
+            if gate.set(open: held != nil) {
+                if held != nil {
+                    logger.info("this node evaluates the samples now", metadata: ["node": "\(node)", "fencing": "\(held ?? 0)"])
+                    opened()
+                } else {
+                    logger.warning("another node took the evaluation lease", metadata: ["node": "\(node)"])
+                }
+            }
+        } catch {
+            // Unrenewed, the lease may be another node's once it has run out: stop then.
+            let expired = state.withLock { state in
+                guard let expiresAt = state.expiresAt, expiresAt <= clock.now else { return false }
+                state = (nil, nil)
+                return true
+            }
+            if expired, gate.set(open: false) {
+                logger.error("the evaluation lease could not be renewed; this node stops evaluating", metadata: ["error": "\(error)"])
+            } else {
+                logger.warning("the evaluation lease could not be renewed", metadata: ["error": "\(error)"])
+            }
+        }
+    }
+
+    /// Renews every third of the period until cancelled, on the platform's clock.
+    package func run() async {
+        while !Task.isCancelled {
+            await renew()
+            guard (try? await clock.clock.sleep(for: period / 3)) != nil else { return }
+        }
+    }
+
+    /// Gives the lease up (at shutdown), so another node takes over at once.
+    package func release() async {
+        gate.set(open: false)
+        state.withLock { $0 = (nil, nil) }
+        do {
+            try await leases.release([Self.name], by: node)
+        } catch {
+            logger.warning("the evaluation lease could not be released; it runs out unrenewed", metadata: ["error": "\(error)"])
+        }
+    }
+}

@@ -1,0 +1,106 @@
+import Foundation
+import SADECore
+import SADEHealth
+import SADEHealthPostgres
+@testable import SADEMonitoring
+import SADENotification
+import SADEPostgres
+import SADETestSupport
+import Testing
+
+/// Returns once `condition` holds, giving way to other work between looks.
+private func until(_ condition: () async throws -> Bool) async rethrows {
+    while try await !condition() { await Task.yield() }
+}
+
+@Suite("Several nodes on one PostgreSQL database", .serialized, .timeLimit(.minutes(3)))
+struct SeveralNodesTests {
+    /// A node: a whole monitoring system on the shared database, with a clock of its own.
+    struct Node {
+        let system: MonitoringSystem
+        let clock: ManualClock
+
+        static func start(_ name: String, on url: String) async throws -> Node {
+            let clock = ManualClock()
+            let pool = try await PostgresPool.connect(PostgresLocation(url: url), maximumConnections: 6, timeout: .seconds(30))
+            let system = try await MonitoringSystem(
+                configuration: .init(
+                    dataDirectory: nil, passwordHasher: .fastForTests, clock: clock, epoch: Ward.epoch,
+                    healthStore: try await PostgresHealthStore(pool), postgres: pool, nodeName: name, evaluationLease: .seconds(10),
+                    tunePipeline: { $0.alertRules = AlertRules(outOfRangeSeverity: .warning) }))
+            try await system.start()
+            return Node(system: system, clock: clock)
+        }
+
+        /// A heart rate `seconds` after the epoch, accepted by this node.
+        func accept(_ value: Double, for patient: PatientID, at seconds: TimeInterval) async throws -> HealthSample {
+            let sample = HealthSample.quantity(.heartRate, value, patient: patient, at: Ward.epoch.addingTimeInterval(seconds))
+            try await system.health.save(sample, as: .system)
+            system.samplesAccepted()
+            return sample
+        }
+    }
+
+    @Test("""
+        one node evaluates, any accepts; when it dies, the other takes the lease within one period, evaluates what the dead \
+        one accepted, raises no second alert for an open episode, and goes on escalating the dead node's alert
+        """)
+    func failover() async throws {
+        let url = try await PostgresTestServer.makeDatabase()
+        let a = try await Node.start("node-a", on: url)
+        let b = try await Node.start("node-b", on: url)
+        try await Ward.seed(a.system.health, patients: [Ward.patient("patient-01", in: "covid-ward"), Ward.patient("patient-02", in: "covid-ward")])
+        try await a.system.staffChanged()
+        try await b.system.staffChanged()
+        #expect(a.system.evaluates && !b.system.evaluates, "the first node up holds the evaluation lease")
+        #expect(a.system.heldLeases.keys.sorted() == [EvaluationLease.name] && b.system.heldLeases.isEmpty)
+
+        // Accepted by the node that does not evaluate: evaluated by the one that does.
+        _ = try await b.accept(150, for: "patient-01", at: 0)
+        await a.system.pipeline.settle()
+        let first = try #require(try await b.system.pipeline.book.alerts(patients: ["patient-01"]).first, "every node lists the alert")
+        #expect(first.assignee != nil)
+
+        // Node A dies with samples it accepted and never evaluated.
+        await a.system.halt()
+        let left = [
+            try await a.accept(152, for: "patient-01", at: 5), try await a.accept(40, for: "patient-02", at: 5),
+        ]
+        var log = b.system.events.subscribe(buffer: 1000).makeAsyncIterator()
+        b.clock.advance(by: .seconds(10))  // one lease period, on B's clock
+        await until { b.system.evaluates }
+        #expect(b.system.heldLeases.keys.sorted() == [EvaluationLease.name])
+        await b.system.pipeline.settle()
+        var evaluated: Set<UUID> = []
+        while !left.allSatisfy({ evaluated.contains($0.id) }), let event = await log.next() {
+            if case .samples(let samples) = event { evaluated.formUnion(samples.observations.map(\.id)) }
+        }
+        #expect(try await b.system.pipeline.book.alerts(patients: ["patient-01"]).map(\.id) == [first.id], "the open episode's alert stands")
+        #expect(try await b.system.pipeline.book.alerts(patients: ["patient-02"]).count == 1, "the dead node's sample raised its alert")
+
+        // The dead node's alert escalates to the doctor from the survivor.
+        b.clock.advance(by: .seconds(300))
+        try await until { try await b.system.outbox.escalations(of: first.id).count == 2 }
+        #expect(try await b.system.outbox.escalations(of: first.id).last?.recipients == [.user("doc")])
+
+        await b.system.shutdown()
+        #expect(b.system.heldLeases.isEmpty, "given up at shutdown")
+        await a.system.shutdown()
+    }
+
+    @Test("a node that shuts down gives the lease up: the other evaluates at once, without waiting for it to run out")
+    func gracefulHandover() async throws {
+        let url = try await PostgresTestServer.makeDatabase()
+        let a = try await Node.start("node-a", on: url)
+        let b = try await Node.start("node-b", on: url)
+        try await Ward.seed(a.system.health, patients: [Ward.patient("patient-03", in: "covid-ward")])
+        #expect(a.system.evaluates && !b.system.evaluates)
+        await a.system.shutdown()
+        b.clock.advance(by: .seconds(4))  // B's next renewal, well inside A's lease period
+        await until { b.system.evaluates }
+        _ = try await b.accept(150, for: "patient-03", at: 4)
+        await b.system.pipeline.settle()
+        #expect(try await b.system.pipeline.book.alerts(patients: ["patient-03"]).count == 1)
+        await b.system.shutdown()
+    }
+}

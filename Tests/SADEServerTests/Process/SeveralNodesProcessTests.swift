@@ -1,0 +1,137 @@
+import Foundation
+import PostgresNIO
+import SADEPostgres
+import SADETestSupport
+import Testing
+
+/// Two `sade serve` processes on one PostgreSQL database, and one of them killed.
+@Suite("Several sade serve nodes on one database", .timeLimit(.minutes(5)))
+struct SeveralNodesProcessTests {
+    static let secret = "several-nodes-share-this-token-secret"
+    static let patients = (1...4).map { String(format: "kill-%02d", $0) }
+
+    /// Starts a node on `url` with a data directory of its own and a 3 s evaluation lease.
+    static func node(_ name: String, on url: String, demo: Bool = false) async throws -> (SadeProcess, String) {
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("sade-\(name)-\(UUID().uuidString)").path
+        return try await ServeProcessTests.serve(
+            (demo ? ["--demo"] : []) + [
+                "--data", data, "--database", url, "--node", name, "--evaluation-lease", "3", "--token-secret", secret,
+            ])
+    }
+
+    /// What `GET /health` says, or `nil` when the node does not answer.
+    static func health(_ base: String) async -> [String: Any]? {
+        try? await HarnessResponse.json(.get, base + "/health").object
+    }
+
+    /// Polls `condition` every 100 ms until it holds or `limit` passes (processes and a
+    /// database: there is no event to wait on); whether it held.
+    static func eventually(within limit: Duration, _ condition: () async throws -> Bool) async rethrows -> Bool {
+        let deadline = ContinuousClock.now + limit
+        while ContinuousClock.now < deadline {
+            if try await condition() { return true }
+            try? await Task.sleep(for: .milliseconds(100))
+        }
+        return try await condition()
+    }
+
+    /// A deteriorating reading set (heart rate 140, respiratory rate 30, SpO2 88: NEWS2 9).
+    static func deteriorating(at date: Date) -> [ServeProcessTests.Sample] {
+        let start = date.formatted(.iso8601)
+        return [
+            .init(type: "heartRate", value: 140, start: start), .init(type: "respiratoryRate", value: 30, start: start),
+            .init(type: "oxygenSaturation", value: 88, start: start),
+        ]
+    }
+
+    @Test("""
+        two nodes, readings posted to both; SIGKILL the evaluating one in the middle of ingest: every acknowledged \
+        sample is in the database and evaluated, each deteriorating patient has exactly one alert, the survivor takes \
+        over within the lease, and the killed node rejoins on restart
+        """)
+    func killTheEvaluatingNode() async throws {
+        let url = try await PostgresTestServer.makeDatabase()
+        let (a, baseA) = try await Self.node("node-a", on: url, demo: true)
+        let (b, baseB) = try await Self.node("node-b", on: url)
+        defer {
+            a.signal(SIGKILL)
+            b.signal(SIGKILL)
+        }
+        #expect(await Self.health(baseA)?["evaluates"] as? Bool == true, "the first node up evaluates")
+        #expect(await Self.health(baseB)?["evaluates"] as? Bool == false)
+        let tokenA = try await ServeProcessTests.login(baseA, "admin")
+        let tokenB = try await ServeProcessTests.login(baseB, "admin")  // an account made by node A, a token node B signed
+        for patient in Self.patients {
+            let created = try await HarnessResponse.json(
+                .post, baseB + "/api/v1/patients", token: tokenB, ["id": patient, "name": "Patient \(patient)", "sector": "covid-ward", "bed": "9"])
+            #expect(created.status == .created, "\(created.text)")
+        }
+
+        // Ingest through both nodes; the evaluating one is killed halfway.
+        var acknowledged: [UUID] = []
+        var killedAt: ContinuousClock.Instant?
+        for round in 0..<10 {
+            if round == 5 {
+                a.signal(SIGKILL)
+                killedAt = .now
+            }
+            for (index, patient) in Self.patients.enumerated() {
+                let (base, token) = round < 5 && (round + index).isMultiple(of: 2) ? (baseA, tokenA) : (baseB, tokenB)
+                let response = try await HarnessResponse.json(
+                    .post, base + "/api/v1/patients/\(patient)/observations", token: token,
+                    Self.deteriorating(at: Date().addingTimeInterval(-Double(10 - round))))
+                #expect(response.status == .created, "\(response.text)")
+                acknowledged += (response.object?["ids"] as? [String] ?? []).compactMap(UUID.init(uuidString:))
+            }
+        }
+        #expect(acknowledged.count == 10 * Self.patients.count * 3)
+        _ = await a.finish()
+
+        // The survivor takes the lease once node A's has run out.
+        let tookOver = await Self.eventually(within: .seconds(20)) { await Self.health(baseB)?["evaluates"] as? Bool == true }
+        let failover = killedAt.map { ContinuousClock.now - $0 }
+        #expect(tookOver)
+        if let failover { #expect(failover < .seconds(6), "took over after \(failover) with a 3 s lease") }
+
+        // Every acknowledged sample is in the database, and evaluated: the anchors reached it.
+        let pool = try await PostgresPool.connect(PostgresLocation(url: url), maximumConnections: 2, timeout: .seconds(30))
+        let stored = try await pool.query("SELECT uuid FROM sample WHERE patient LIKE 'kill-%'").map { try $0.decode(UUID.self) }
+        #expect(Set(acknowledged).isSubset(of: Set(stored)), "\(Set(acknowledged).subtracting(stored).count) acknowledged samples missing")
+        let evaluated = try await Self.eventually(within: .seconds(20)) {
+            try await pool.query(
+                """
+                SELECT COUNT(*) FROM (SELECT type, max(change_number) AS last FROM sample WHERE patient LIKE 'kill-%' GROUP BY type) s
+                LEFT JOIN pipeline_anchor a ON a.type = s.type WHERE COALESCE(a.anchor, 0) < s.last
+                """
+            ).first?.decode(Int.self) == 0
+        }
+        #expect(evaluated, "the survivor's anchors reach every sample accepted by either node")
+
+        // One clinical alert per deteriorating patient, across both nodes' work (each goes
+        // through a Contract Net of its own, so the last may come a little after the anchors).
+        func clinicalAlerts() async throws -> [String: Int] {
+            let alerts = try await HarnessResponse.json(.get, baseB + "/api/v1/alerts?status=all", token: tokenB)
+            let clinical = (alerts.array as? [[String: Any]] ?? []).filter {
+                Self.patients.contains($0["patient"] as? String ?? "") && $0["category"] as? String == "clinical"
+            }
+            return Dictionary(grouping: clinical, by: { $0["patient"] as? String ?? "" }).mapValues(\.count)
+        }
+        let everyPatient = try await Self.eventually(within: .seconds(60)) { try await clinicalAlerts().count == Self.patients.count }
+        #expect(everyPatient)
+        #expect(try await clinicalAlerts() == Dictionary(uniqueKeysWithValues: Self.patients.map { ($0, 1) }))
+
+        // Node A comes back: it serves again and leaves the evaluation to node B.
+        let (again, baseAgain) = try await Self.node("node-a", on: url)
+        defer { again.signal(SIGKILL) }
+        let rejoined = await Self.health(baseAgain)
+        #expect(rejoined?["node"] as? String == "node-a" && rejoined?["evaluates"] as? Bool == false)
+        let token = try await ServeProcessTests.login(baseAgain, "admin")
+        let listed = try await HarnessResponse.json(.get, baseAgain + "/api/v1/alerts?status=all", token: token)
+        #expect((listed.array as? [[String: Any]] ?? []).filter { Self.patients.contains($0["patient"] as? String ?? "") }.count >= 4)
+        again.signal(SIGTERM)
+        b.signal(SIGTERM)
+        #expect(await again.finish().status == 0)
+        #expect(await b.finish().status == 0)
+        await pool.close()
+    }
+}
