@@ -119,6 +119,11 @@ public final class MonitoringSystem: Sendable {
     let logger: Logger
     /// Work that runs until shutdown (the demo homes' simulation), cancelled first then.
     private let background = Mutex<[Task<Void, Never>]>([])
+    /// The evaluation lease's renewals: they go on until the pipeline has evaluated what
+    /// was accepted, so that no other node evaluates meanwhile.
+    private let renewals = Mutex<Task<Void, Never>?>(nil)
+    /// Whether a notification to the evaluating node is on its way.
+    private let notifying = Mutex(false)
 
     /// Keeps `task` running until ``shutdown()``, which cancels it.
     public func keep(_ task: Task<Void, Never>) {
@@ -182,7 +187,8 @@ public final class MonitoringSystem: Sendable {
             }
         } catch { throw MonitoringError(opening: "the alert book", error) }
         // Alone, this node evaluates; with others, the one holding the evaluation lease does.
-        let gate = EvaluationGate(open: configuration.postgres == nil)
+        let gate =
+            configuration.postgres == nil ? EvaluationGate() : EvaluationGate(clock: PipelineClock(clock: platform.clock, epoch: configuration.epoch))
         let pipeline = MonitoringPipeline(
             environment: platform, store: health, records: pipelineRecords, outbox: outbox, desk: alertDesk, events: events,
             configuration: pipelineConfiguration, sources: [simulatedMonitors], gate: gate)
@@ -207,9 +213,18 @@ public final class MonitoringSystem: Sendable {
     /// evaluated now rather than at its next cycle.
     public func samplesAccepted() {
         pipeline.wake()
-        if let postgres = configuration.postgres, !pipeline.gate.isOpen {
-            // The evaluating node is another: tell it, rather than have it wait for its next cycle.
-            Task { [node = configuration.nodeName] in try? await postgres.notify(Self.samplesChannel, node) }
+        guard let postgres = configuration.postgres, !pipeline.gate.isOpen else { return }
+        let idle = notifying.withLock { busy in
+            defer { busy = true }
+            return !busy
+        }
+        if idle {
+            // The evaluating node is another: tell it, rather than have it wait for its next
+            // cycle — one notification at a time, however many requests come meanwhile.
+            Task { [node = configuration.nodeName] in
+                try? await postgres.notify(Self.samplesChannel, node)
+                self.notifying.withLock { $0 = false }
+            }
         }
     }
 
@@ -255,7 +270,7 @@ public final class MonitoringSystem: Sendable {
         if let retention = configuration.homeEventRetention { keep(homeRetention(keeping: retention)) }
         if let lease = evaluationLease, let postgres = configuration.postgres {
             await lease.renew()  // the first node up evaluates from the start
-            keep(Task { await lease.run() })
+            renewals.withLock { $0 = Task { await lease.run() } }
             keep(listenForAcceptedSamples(on: postgres))
         }
     }
@@ -281,7 +296,8 @@ public final class MonitoringSystem: Sendable {
     /// failover in one process).
     package func halt() async {
         for task in background.withLock({ tasks in defer { tasks = [] }; return tasks }) { task.cancel() }
-        pipeline.gate.set(open: false)
+        renewals.withLock { $0 }?.cancel()
+        pipeline.gate.close()
     }
 
     /// Once a day (and at start), deletes home events older than `retention`.
@@ -305,6 +321,7 @@ public final class MonitoringSystem: Sendable {
         for task in background.withLock({ tasks in defer { tasks = [] }; return tasks }) { task.cancel() }
         let stopped = await Self.finishes(within: Self.shutdownGrace) { [pipeline] in await pipeline.shutdown() }
         if !stopped { logger.warning("the pipeline did not settle within \(Self.shutdownGrace); stopping anyway") }
+        renewals.withLock { $0 }?.cancel()
         await evaluationLease?.release()  // evaluated what it accepted: another node goes on at once
         events.finishAll()
         await home.stopAgents()

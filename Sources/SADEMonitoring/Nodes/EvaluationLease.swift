@@ -11,8 +11,11 @@ import Synchronization
 /// within one period another takes it, reads the anchors the dead one reached and
 /// evaluates what it had accepted and not evaluated.
 ///
-/// A holder that cannot renew (the database unreachable) closes its gate once its
-/// lease may have run out, so two nodes never evaluate at once.
+/// The gate stays open only until a fifth of the period before the lease would run out
+/// unrenewed, on this node's clock: a holder that cannot renew (the database
+/// unreachable, a renewal stuck) stops evaluating before another node may take over,
+/// provided the nodes' clocks differ by less than that margin (NTP keeps them within
+/// milliseconds).
 package final class EvaluationLease: Sendable {
     /// The lease's name in `sade_lease`.
     package static let name = "monitoring/evaluation"
@@ -51,32 +54,26 @@ package final class EvaluationLease: Sendable {
         }
     }
 
-    /// Takes or renews the lease once; opens or closes the gate accordingly.
+    /// Takes or renews the lease once; opens the gate until a margin (a fifth of the
+    /// period, for the nodes' clocks to differ by) before the lease would run out
+    /// unrenewed, counted from before the request; or closes it.
     package func renew() async {
         let now = clock.now
+        let validUntil = now.addingTimeInterval(period.seconds * 0.8)
         do {
             let held = try await leases.acquire([Self.name], for: node, lasting: period, now: now)[Self.name]
             state.withLock { $0 = held == nil ? (nil, nil) : (now.addingTimeInterval(period.seconds), held) }
-            if gate.set(open: held != nil) {
-                if held != nil {
-                    logger.info("this node evaluates the samples now", metadata: ["node": "\(node)", "fencing": "\(held ?? 0)"])
+            if let held {
+                if gate.open(until: validUntil) {
+                    logger.info("this node evaluates the samples now", metadata: ["node": "\(node)", "fencing": "\(held)"])
                     opened()
-                } else {
-                    logger.warning("another node took the evaluation lease", metadata: ["node": "\(node)"])
                 }
+            } else if gate.close() {
+                logger.warning("another node took the evaluation lease", metadata: ["node": "\(node)"])
             }
         } catch {
-            // Unrenewed, the lease may be another node's once it has run out: stop then.
-            let expired = state.withLock { state in
-                guard let expiresAt = state.expiresAt, expiresAt <= clock.now else { return false }
-                state = (nil, nil)
-                return true
-            }
-            if expired, gate.set(open: false) {
-                logger.error("the evaluation lease could not be renewed; this node stops evaluating", metadata: ["error": "\(error)"])
-            } else {
-                logger.warning("the evaluation lease could not be renewed", metadata: ["error": "\(error)"])
-            }
+            // Unrenewed, the gate closes by itself before the lease may be another node's.
+            logger.warning("the evaluation lease could not be renewed", metadata: ["error": "\(error)"])
         }
     }
 
@@ -90,7 +87,7 @@ package final class EvaluationLease: Sendable {
 
     /// Gives the lease up (at shutdown), so another node takes over at once.
     package func release() async {
-        gate.set(open: false)
+        gate.close()
         state.withLock { $0 = (nil, nil) }
         do {
             try await leases.release([Self.name], by: node)

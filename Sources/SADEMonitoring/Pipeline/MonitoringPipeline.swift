@@ -63,7 +63,7 @@ public final class MonitoringPipeline: Sendable {
     package init(
         environment: Environment, store: any HealthStore & ClinicalRegistry, records: any PipelineRecords, outbox: NotificationOutbox,
         desk: AlertDesk, events: MonitoringEventHub, configuration: Configuration, sources: [any NewDataSource] = [],
-        gate: EvaluationGate = EvaluationGate(open: true)
+        gate: EvaluationGate = EvaluationGate()
     ) {
         self.gate = gate
         self.environment = environment

@@ -66,7 +66,13 @@ public actor AlertDesk {
                 notice.deduplicationKey = nil
                 notice.createdAt = outbox.clock.now
                 do {
-                    guard try await outbox.sendEscalation(notice, alertID: alert.id, step: index) else { return }
+                    // Not sent: acknowledged (the end), or the step taken by another node
+                    // sharing the outbox (go on to the next).
+                    if try await !outbox.sendEscalation(notice, alertID: alert.id, step: index),
+                        try await outbox.acknowledgement(of: alert.id) != nil
+                    {
+                        return
+                    }
                 } catch {
                     logger.error("escalation step could not be queued", metadata: ["alert": "\(alert.id)", "step": "\(index)", "error": "\(error)"])
                 }

@@ -116,7 +116,7 @@ extension NotificationOutbox {
         if Task.isCancelled && failure != nil {
             // Stopping: the attempt was cut short, not refused; it stays pending, free
             // for the next dispatcher at once.
-            try? await store.release(key)
+            await Task { [store] in try? await store.release(key) }.value  // not cancelled with the attempt
             inFlight.remove(key)
             return
         }

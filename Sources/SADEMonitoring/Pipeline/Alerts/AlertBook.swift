@@ -81,7 +81,7 @@ public final class AlertBook: Sendable {
             first = try await desk.acknowledge(id, by: staff)
             acknowledgement = try await outbox.acknowledgement(of: id)
         } catch {
-            throw .storage("\(error)")
+            throw AlertBookError(outbox: error)
         }
         let by = acknowledgement?.worker ?? staff, at = acknowledgement?.at ?? outbox.clock.now
         let changed = try await records.markAcknowledged(id, by: by, at: at)
@@ -109,7 +109,7 @@ public final class AlertBook: Sendable {
         do {
             record.escalations = try await outbox.escalations(of: record.id).map(AlertEscalation.init)
         } catch {
-            throw .storage("\(error)")
+            throw AlertBookError(outbox: error)
         }
         return record
     }

@@ -1,4 +1,5 @@
 import Foundation
+import SADEPostgres
 
 /// Why the ``AlertBook`` refused a request.
 public enum AlertBookError: Error, Hashable, Sendable, CustomStringConvertible {
@@ -19,6 +20,18 @@ public enum AlertBookError: Error, Hashable, Sendable, CustomStringConvertible {
             "alert \(record.id.uuidString.lowercased()) was already acknowledged by \(record.acknowledgedBy ?? "someone")"
         case .storage(let reason): "the alerts could not be read or written: \(reason)"
         case .unavailable(let reason): "the alerts' database is unavailable: \(reason)"
+        }
+    }
+}
+
+extension AlertBookError {
+    /// A failure of the outbox the book reads escalations from: ``unavailable(_:)`` when
+    /// its database cannot be reached.
+    init(outbox error: any Error) {
+        if let failure = error as? PostgresFailure, failure.isUnavailable {
+            self = .unavailable(failure.description)
+        } else {
+            self = .storage("\(error)")
         }
     }
 }

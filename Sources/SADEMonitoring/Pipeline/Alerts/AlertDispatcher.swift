@@ -65,6 +65,7 @@ actor AlertDispatcher {
             // each step is taken once, whichever node's timer fires first.
             try await book.desk.resume()
             try await book.noticeEscalations()
+            try await book.refreshLoads()  // other nodes raise and acknowledge alerts too
         } catch {
             agent.logger.warning("escalations not checked", metadata: ["error": "\(error)"])
         }

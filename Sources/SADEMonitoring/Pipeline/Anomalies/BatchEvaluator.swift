@@ -41,6 +41,9 @@ actor BatchEvaluator {
     /// Evaluates a batch, publishes its samples and the patients' NEWS2, informs the
     /// AlertAgent and persists the batch's anchors.
     func evaluate(_ batch: SampleBatch, from agent: Agent) async {
+        // The lease was lost since the batch was read: the node that holds it now
+        // evaluates these samples, from the anchors this node did not move.
+        guard gate.isOpen else { return }
         let now = clock.now
         var records: [PatientID: Patient] = [:]
         for patient in Set(batch.samples.map(\.patient)) {

@@ -18,6 +18,8 @@ actor Collector {
 
     /// Where the next read starts, per type; `nil` until loaded from the database.
     private var readAnchors: [String: HealthAnchor]?
+    /// The gate's opening `readAnchors` were read in.
+    private var anchorsOpening = 0
     private var inFlight: Set<UUID> = []
     private var flightWaiters: [CheckedContinuation<Void, Never>] = []
     private var requested = 0
@@ -89,6 +91,12 @@ actor Collector {
             // node's turn comes.
             readAnchors = nil
             return
+        }
+        if gate.openings != anchorsOpening {
+            // The gate closed and opened again between two cycles: another node may have
+            // evaluated meanwhile.
+            readAnchors = nil
+            anchorsOpening = gate.openings
         }
         guard inFlight.count < maxInFlight else { return }
         do {

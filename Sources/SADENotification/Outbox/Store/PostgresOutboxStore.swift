@@ -12,6 +12,8 @@ import SADEPostgres
 /// the key).
 package struct PostgresOutboxStore: OutboxStore {
     private let pool: PostgresPool
+    /// Who holds the deliveries this store's dispatcher claims: one per outbox.
+    private let holder = UUID().uuidString
 
     package var isShared: Bool { true }
 
@@ -71,7 +73,8 @@ package struct PostgresOutboxStore: OutboxStore {
                 policy TEXT NOT NULL,
                 raised_at DOUBLE PRECISION NOT NULL
             );
-            """)
+            """),
+        .init("v2-delivery-holder", "ALTER TABLE outbox_delivery ADD COLUMN held_by TEXT;"),
     ]
 
     // MARK: Accepting
@@ -201,12 +204,17 @@ package struct PostgresOutboxStore: OutboxStore {
                     SELECT notification_id, channel FROM outbox_delivery
                     WHERE status = 'pending' AND next_attempt_at <= \(at) AND held_until <= \(at)
                     ORDER BY next_attempt_at, position LIMIT \(limit) FOR UPDATE SKIP LOCKED)
-                UPDATE outbox_delivery d SET held_until = \(until) FROM due, outbox_notification n
+                UPDATE outbox_delivery d SET held_until = \(until), held_by = \(holder) FROM due, outbox_notification n
                 WHERE d.notification_id = due.notification_id AND d.channel = due.channel AND n.id = d.notification_id
                 RETURNING d.notification_id, d.channel, n.payload, d.next_attempt_at, d.position
                 """, on: connection)
+            // Due rows another dispatcher is claiming at this moment are left to the next look,
+            // rather than looked at again at once.
             let next = try await Self.run(
-                "SELECT min(greatest(next_attempt_at, held_until)) FROM outbox_delivery WHERE status = 'pending'", on: connection)
+                """
+                SELECT min(greatest(next_attempt_at, held_until)) FROM outbox_delivery
+                WHERE status = 'pending' AND greatest(next_attempt_at, held_until) > \(at)
+                """, on: connection)
             let rows = try claimed.map { try $0.decode((String, String, String, Double, Int).self) }
                 .sorted { ($0.3, $0.4) < ($1.3, $1.4) }
             return DueDeliveries(
@@ -218,8 +226,8 @@ package struct PostgresOutboxStore: OutboxStore {
     package func release(_ key: DeliveryKey) async throws {
         try await pool.query(
             """
-            UPDATE outbox_delivery SET held_until = 0
-            WHERE notification_id = \(key.notificationID) AND channel = \(key.channel) AND status = 'pending'
+            UPDATE outbox_delivery SET held_until = 0, held_by = NULL
+            WHERE notification_id = \(key.notificationID) AND channel = \(key.channel) AND status = 'pending' AND held_by = \(holder)
             """)
     }
 
@@ -232,13 +240,22 @@ package struct PostgresOutboxStore: OutboxStore {
                 VALUES (\(key.notificationID), \(key.channel), \(at), \(attempt.error == nil), \(attempt.error))
                 """, on: connection)
             let current = try await Self.run(
-                "SELECT attempts FROM outbox_delivery WHERE notification_id = \(key.notificationID) AND channel = \(key.channel) FOR UPDATE",
-                on: connection)
-            let attempts = (try current.first?.decode(Int.self) ?? 0) + 1
+                """
+                SELECT attempts, status = 'pending' AND held_by IS NOT DISTINCT FROM \(holder) FROM outbox_delivery
+                WHERE notification_id = \(key.notificationID) AND channel = \(key.channel) FOR UPDATE
+                """, on: connection)
+            let (previous, stillHeld) = try current.first?.decode((Int, Bool).self) ?? (0, false)
+            let attempts = previous + 1
+            guard stillHeld else {
+                // The hold ran out and another dispatcher took the delivery over: the attempt
+                // is on record, the delivery's state is the other's to write.
+                return attempt.error.map { .failed(id, channel: key.channel, attempt: attempts, error: $0, retryAt: attempt.at) }
+                    ?? .delivered(id, channel: key.channel)
+            }
             guard let error = attempt.error else {
                 try await Self.run(
                     """
-                    UPDATE outbox_delivery SET status = 'delivered', attempts = \(attempts), delivered_at = \(at), last_error = NULL, held_until = 0
+                    UPDATE outbox_delivery SET status = 'delivered', attempts = \(attempts), delivered_at = \(at), last_error = NULL, held_until = 0, held_by = NULL
                     WHERE notification_id = \(key.notificationID) AND channel = \(key.channel)
                     """, on: connection)
                 return .delivered(id, channel: key.channel)
@@ -246,7 +263,7 @@ package struct PostgresOutboxStore: OutboxStore {
             if attempt.permanent || attempts >= maxAttempts {
                 try await Self.run(
                     """
-                    UPDATE outbox_delivery SET status = 'dead', attempts = \(attempts), last_error = \(error), held_until = 0
+                    UPDATE outbox_delivery SET status = 'dead', attempts = \(attempts), last_error = \(error), held_until = 0, held_by = NULL
                     WHERE notification_id = \(key.notificationID) AND channel = \(key.channel)
                     """, on: connection)
                 return .dead(id, channel: key.channel, error: error)
@@ -255,7 +272,7 @@ package struct PostgresOutboxStore: OutboxStore {
             try await Self.run(
                 """
                 UPDATE outbox_delivery SET attempts = \(attempts), last_error = \(error), next_attempt_at = \(next.timeIntervalSince1970),
-                    held_until = 0
+                    held_until = 0, held_by = NULL
                 WHERE notification_id = \(key.notificationID) AND channel = \(key.channel)
                 """, on: connection)
             return .failed(id, channel: key.channel, attempt: attempts, error: error, retryAt: next)
