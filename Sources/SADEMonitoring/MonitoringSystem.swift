@@ -272,6 +272,10 @@ public final class MonitoringSystem: Sendable {
             await lease.renew()  // the first node up evaluates from the start
             renewals.withLock { $0 = Task { await lease.run() } }
             keep(listenForAcceptedSamples(on: postgres))
+            let relay = MonitoringEventRelay(pool: postgres, hub: events, node: configuration.nodeName, logger: logger)
+            keep(Task { await relay.send() })
+            let relayed = await relay.listen()  // listening before start returns: no event after it is missed
+            keep(Task { await relay.receive(relayed) })
         }
     }
 

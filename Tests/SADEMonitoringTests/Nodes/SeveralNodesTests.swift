@@ -6,6 +6,7 @@ import SADEHealthPostgres
 import SADENotification
 import SADEPostgres
 import SADETestSupport
+import Logging
 import Testing
 
 /// Returns once `condition` holds, giving way to other work between looks.
@@ -104,5 +105,48 @@ struct SeveralNodesTests {
         await b.system.pipeline.settle()
         #expect(try await b.system.pipeline.book.alerts(patients: ["patient-03"]).count == 1)
         await b.system.shutdown()
+    }
+
+    @Test("live events reach the clients of every node: samples and alerts from the evaluating one, an acknowledgement from the other")
+    func liveEventsOnEveryNode() async throws {
+        let url = try await PostgresTestServer.makeDatabase()
+        let a = try await Node.start("node-a", on: url)
+        let b = try await Node.start("node-b", on: url)
+        try await Ward.seed(a.system.health, patients: [Ward.patient("patient-04", in: "covid-ward")])
+        try await a.system.staffChanged()
+        var onB = b.system.events.subscribe(buffer: 1000).makeAsyncIterator()
+        var onA = a.system.events.subscribe(buffer: 1000).makeAsyncIterator()
+        let sample = try await b.accept(150, for: "patient-04", at: 0)
+        await a.system.pipeline.settle()
+        let seen = await next(&onB) { if case .samples(let event) = $0 { event.observations.contains { $0.id == sample.id } } else { false } }
+        #expect(seen != nil, "node B's client sees the sample node A evaluated")
+        guard case .alert(let alert)? = await next(&onB, where: { if case .alert = $0 { true } else { false } }) else {
+            Issue.record("node B's client saw no alert")
+            return
+        }
+        #expect(alert.patient == "patient-04")
+        try await b.system.pipeline.book.acknowledge(alert.id, by: alert.assignee ?? "dan")
+        let acknowledged = await next(&onA) { if case .acknowledged(let record) = $0 { record.id == alert.id } else { false } }
+        #expect(acknowledged != nil, "node A's client sees the acknowledgement made on node B")
+        await b.system.shutdown()
+        await a.system.shutdown()
+    }
+
+    @Test("a batch of live events goes out in notifications under PostgreSQL's payload limit, a large samples event split, nothing lost")
+    func relayPayloads() async throws {
+        let pool = try await PostgresPool.connect(PostgresLocation(url: PostgresTestServer.makeDatabase()), maximumConnections: 1, timeout: .seconds(30))
+        let relay = MonitoringEventRelay(pool: pool, hub: MonitoringEventHub(), node: "node-a", logger: Logger(label: "test"))
+        let samples = (0..<200).map { HealthSample.quantity(.heartRate, 60 + Double($0 % 40), patient: "patient-05", at: Ward.epoch.addingTimeInterval(Double($0))) }
+        let events: [MonitoringEvent] = [
+            .samples(SamplesEvent(patient: "patient-05", sector: "covid-ward", samples: samples)),
+            .samples(SamplesEvent(patient: "patient-06", sector: nil, samples: Array(samples.prefix(1)))),
+        ]
+        let payloads = relay.payloads(events)
+        #expect(payloads.count > 1)
+        #expect(payloads.allSatisfy { $0.utf8.count <= MonitoringEventRelay.payloadLimit })
+        let decoded = try payloads.flatMap { try JSONDecoder().decode(MonitoringEventRelay.Envelope.self, from: Data($0.utf8)).events }
+        let observations = decoded.flatMap { event -> [UUID] in if case .samples(let part) = event { part.observations.map(\.id) } else { [] } }
+        #expect(observations == samples.map(\.id) + [samples[0].id], "every observation, in order")
+        await pool.close()
     }
 }

@@ -13,8 +13,27 @@ public final class MonitoringEventHub: Sendable {
         self.defaultBuffer = max(1, defaultBuffer)
     }
 
-    /// Hands `event` to every subscriber without waiting.
+    /// Told of every event published here (not of those relayed from other nodes).
+    private let relay = Mutex<(@Sendable (MonitoringEvent) -> Void)?>(nil)
+
+    /// Hands `event` to every subscriber without waiting (and to the relay to other
+    /// nodes, if there is one).
     public func publish(_ event: MonitoringEvent) {
+        relay.withLock { $0 }?(event)
+        deliver(event)
+    }
+
+    /// Hands an event another node published to this node's subscribers.
+    package func publishRelayed(_ event: MonitoringEvent) {
+        deliver(event)
+    }
+
+    /// Has `handler` told of every event published on this node from now on.
+    package func relay(to handler: @escaping @Sendable (MonitoringEvent) -> Void) {
+        relay.withLock { $0 = handler }
+    }
+
+    private func deliver(_ event: MonitoringEvent) {
         for continuation in subscribers.withLock({ Array($0.byID.values) }) { continuation.yield(event) }
     }
 
