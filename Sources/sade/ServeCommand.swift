@@ -57,7 +57,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "The webhook's HMAC-SHA256 secret.")
     var webhookSecret: String?
 
-    @Option(help: "The secret that signs login tokens (default: SADE_TOKEN_SECRET, else random per run).")
+    @Option(help: "The secret that signs login tokens (default: SADE_TOKEN_SECRET, else one kept in --database for every node, else random per run).")
     var tokenSecret: String?
 
     @Option(help: "The largest request body accepted, in bytes.")
@@ -103,7 +103,8 @@ struct ServeCommand: AsyncParsableCommand {
             printDemoAccounts()
         }
         let issueTrack = try openIssueTrack()
-        let secret = tokenSecret ?? ProcessInfo.processInfo.environment["SADE_TOKEN_SECRET"]
+        var secret = tokenSecret ?? ProcessInfo.processInfo.environment["SADE_TOKEN_SECRET"]
+        if secret == nil, let pool = shared?.pool { secret = try await Self.sharedTokenSecret(pool) }
         let server = await MonitoringServer(
             system: system,
             configuration: ServerConfiguration(
@@ -192,6 +193,22 @@ extension ServeCommand {
             guard case .unavailable(let reason) = error else { throw error }
             throw Self.unavailable(reason)
         }
+    }
+
+    /// The secret every node on the database signs login tokens with, unless told
+    /// another: made at random by the first node, kept in `sade_secret`, so that a token
+    /// one node issued is good on all.
+    static func sharedTokenSecret(_ pool: PostgresPool) async throws -> String {
+        try await pool.migrate("secrets", [.init("v1-secrets", "CREATE TABLE sade_secret (name TEXT PRIMARY KEY, value TEXT NOT NULL);")])
+        var generator = SystemRandomNumberGenerator()
+        let fresh = Data((0..<48).map { _ in UInt8.random(in: .min ... .max, using: &generator) }).base64EncodedString()
+        let rows = try await pool.query(
+            """
+            INSERT INTO sade_secret (name, value) VALUES ('token', \(fresh))
+            ON CONFLICT (name) DO UPDATE SET name = EXCLUDED.name RETURNING value
+            """)
+        guard let secret = try rows.first?.decode(String.self) else { throw PostgresFailure(message: "no token secret in sade_secret") }
+        return secret
     }
 
     /// Says that the database cannot be reached; the exit code is 69 (EX_UNAVAILABLE).

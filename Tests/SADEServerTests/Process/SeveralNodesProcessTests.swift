@@ -7,7 +7,6 @@ import Testing
 /// Two `sade serve` processes on one PostgreSQL database, and one of them killed.
 @Suite("Several sade serve nodes on one database", .timeLimit(.minutes(5)))
 struct SeveralNodesProcessTests {
-    static let secret = "several-nodes-share-this-token-secret"
     static let patients = (1...4).map { String(format: "kill-%02d", $0) }
 
     /// Starts a node on `url` with a data directory of its own and a 3 s evaluation lease.
@@ -15,7 +14,7 @@ struct SeveralNodesProcessTests {
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("sade-\(name)-\(UUID().uuidString)").path
         return try await ServeProcessTests.serve(
             (demo ? ["--demo"] : []) + [
-                "--data", data, "--database", url, "--node", name, "--evaluation-lease", "3", "--token-secret", secret,
+                "--data", data, "--database", url, "--node", name, "--evaluation-lease", "3",
             ])
     }
 
@@ -61,6 +60,8 @@ struct SeveralNodesProcessTests {
         #expect(await Self.health(baseB)?["evaluates"] as? Bool == false)
         let tokenA = try await ServeProcessTests.login(baseA, "admin")
         let tokenB = try await ServeProcessTests.login(baseB, "admin")  // an account made by node A, a token node B signed
+        let crossed = try await HarnessResponse.json(.get, baseB + "/api/v1/alerts", token: tokenA)
+        #expect(crossed.status == .ok, "a token node A issued is good on node B (the secret the first node kept in the database)")
         for patient in Self.patients {
             let created = try await HarnessResponse.json(
                 .post, baseB + "/api/v1/patients", token: tokenB, ["id": patient, "name": "Patient \(patient)", "sector": "covid-ward", "bed": "9"])
