@@ -149,4 +149,26 @@ struct SeveralNodesTests {
         #expect(observations == samples.map(\.id) + [samples[0].id], "every observation, in order")
         await pool.close()
     }
+
+    @Test("the simulated monitors run on the evaluating node only, however many nodes have them")
+    func simulatorsOnTheEvaluatingNode() async throws {
+        let url = try await PostgresTestServer.makeDatabase()
+        let a = try await Node.start("node-a", on: url)
+        let b = try await Node.start("node-b", on: url)
+        try await Ward.seed(a.system.health, patients: [Ward.patient("patient-07", in: "covid-ward")])
+        let onA = VitalSignSimulator(patient: "patient-07", profile: .normal, seed: 1, start: Ward.epoch)
+        let onB = VitalSignSimulator(patient: "patient-07", profile: .normal, seed: 2, start: Ward.epoch)
+        await a.system.simulatedMonitors.add(onA)
+        await b.system.simulatedMonitors.add(onB)
+        for node in [a, b] { node.clock.advance(by: .seconds(5)) }  // one reading due on each node's monitor
+        await a.system.pipeline.settle()
+        await b.system.pipeline.settle()
+        let stored = Set(try await a.system.health.samples(SampleQuery(.quantity(.heartRate), patient: "patient-07"), as: .system).map(\.id))
+        let fromA = Set(onA.samples(at: Ward.epoch.addingTimeInterval(5)).flatMap(\.flattened).map(\.id))
+        let fromB = Set(onB.samples(at: Ward.epoch.addingTimeInterval(5)).flatMap(\.flattened).map(\.id))
+        #expect(!stored.isEmpty && stored.isSubset(of: fromA), "node A's monitor read")
+        #expect(stored.isDisjoint(with: fromB), "node B's did not")
+        await b.system.shutdown()
+        await a.system.shutdown()
+    }
 }

@@ -85,7 +85,6 @@ actor Collector {
     }
 
     private func cycle(_ agent: Agent) async {
-        for source in sources { await pull(source, logger: agent) }
         guard gate.isOpen else {
             // Another node evaluates, and moves the anchors: read them again when this
             // node's turn comes.
@@ -98,6 +97,9 @@ actor Collector {
             readAnchors = nil
             anchorsOpening = gate.openings
         }
+        // The pushing sources (the demo's simulated monitors) run on the evaluating node
+        // only: one node's simulators at a time, and on another's when it takes over.
+        for source in sources { await pull(source, logger: agent) }
         guard inFlight.count < maxInFlight else { return }
         do {
             let start = if let readAnchors { readAnchors } else { try await anchors.anchors() }

@@ -29,7 +29,7 @@ public final class CollectorAgent: Sendable {
     /// - Parameters:
     ///   - store: where pushed samples are saved and new ones read from.
     ///   - anchors: where evaluated anchors are persisted.
-    ///   - sources: the pushing sources, pulled on every cycle.
+    ///   - sources: the pushing sources, pulled on every cycle while this node evaluates.
     ///   - types: the sample types read from the store.
     ///   - batchLimit: at most this many new samples of each type per cycle.
     ///   - anomaliesAgent: who gets the batches.
