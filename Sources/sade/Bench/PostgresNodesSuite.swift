@@ -1,0 +1,108 @@
+import Foundation
+import PostgresNIO
+import SADECore
+import SADEHealth
+import SADEHealthPostgres
+import SADEMonitoring
+import SADEPostgres
+
+/// `pg-nodes`: two monitoring systems (nodes) in this process on one PostgreSQL
+/// database, on the machine's clock. The alert latency of a sample accepted by the node
+/// that does not evaluate (told with `NOTIFY`, evaluated by the other, the alert relayed
+/// back live), against the same sample accepted by the evaluating node; and the
+/// failover time: from the evaluating node's death (it stops renewing its lease) to the
+/// other evaluating, against the lease's period. On demand: it needs
+/// `--database postgres://…`, where it makes a database of its own and drops it.
+struct PostgresNodesSuite: BenchSuite {
+    let name = "pg-nodes"
+    let workload = "two nodes on one PostgreSQL database: alert latency of a sample accepted by the non-evaluating node; failover time with a 3 s lease"
+    var isOnDemand: Bool { true }
+
+    /// The evaluation lease of the failover runs.
+    static let lease = Duration.seconds(3)
+
+    func run(in context: BenchContext) async throws -> [BenchFigure] {
+        guard let url = context.database else { throw BenchError.unexpected("pg-nodes needs --database postgres://user@host:port/database") }
+        let server = try PostgresLocation(url: url)
+        let admin = try await PostgresPool.connect(server, maximumConnections: 1)
+        let name = "sade_bench_\(UUID().uuidString.prefix(8).lowercased())"
+        try await admin.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)"))
+        var location = server
+        location.database = name
+        defer {
+            Task {
+                try? await admin.query(PostgresQuery(unsafeSQL: "DROP DATABASE \(name) WITH (FORCE)"))
+                await admin.close()
+            }
+        }
+        let alerts = try await alertLatency(location, context)
+        let failover = try await context.measure { try await Self.failover(location) }
+        return [
+            context.figure(
+                "alert latency, sample accepted by the other node", alerts["remote"], unit: "ms", baseline: alerts["local"],
+                baselineName: "accepted by the evaluating node"),
+            context.figure(
+                "failover, evaluating node dead → other evaluates", failover["seconds"], unit: "s", baseline: failover["lease"],
+                baselineName: "lease period", target: "≤ lease + a third"),
+        ]
+    }
+
+    /// A node: a monitoring system on `location`, started.
+    private static func node(_ name: String, _ location: PostgresLocation, lease: Duration) async throws -> MonitoringSystem {
+        let pool = try await PostgresPool.connect(location, maximumConnections: 6)
+        let system = try await MonitoringSystem(
+            configuration: .init(
+                dataDirectory: nil, passwordHasher: .fastForTests, homeEventRetention: nil, healthStore: try await PostgresHealthStore(pool),
+                postgres: pool, nodeName: name, evaluationLease: lease,
+                tunePipeline: { $0.alertRules = AlertRules(outOfRangeSeverity: .warning) }))
+        try await system.start()
+        return system
+    }
+
+    /// The time from a sample accepted (by the evaluating node, or by the other) to its
+    /// alert on that node's live events, for a new patient each time.
+    private func alertLatency(_ location: PostgresLocation, _ context: BenchContext) async throws -> [String: BenchStatistic] {
+        let evaluating = try await Self.node("bench-a", location, lease: .seconds(10))
+        let other = try await Self.node("bench-b", location, lease: .seconds(10))
+        try await evaluating.health.save(Hospital(id: "bench", name: "Bench hospital"))
+        try await evaluating.health.save(HospitalSector(id: "ward", hospital: "bench", name: "Ward", mailingList: []))
+        try await evaluating.health.save(HealthCareWorker(id: "nurse", name: "Nurse", role: .nurse, sectors: ["ward"], onDuty: true))
+        try await evaluating.staffChanged()
+        var next = 0
+        let statistics = try await context.measure {
+            var latencies: [String: Double] = [:]
+            for (label, node) in [("local", evaluating), ("remote", other)] {
+                next += 1
+                let patient = PatientID(rawValue: "bench-\(next)")
+                try await node.health.save(Patient(id: patient, name: "Patient \(next)", sector: "ward", bed: "\(next)"))
+                var events = node.events.subscribe(buffer: 10_000).makeAsyncIterator()
+                let start = ContinuousClock.now
+                try await node.health.save(.quantity(.heartRate, 150, patient: patient, at: node.now()), as: .system)
+                node.samplesAccepted()
+                while let event = await events.next() {
+                    if case .alert(let alert) = event, alert.patient == patient { break }
+                }
+                latencies[label] = (ContinuousClock.now - start).seconds * 1000
+            }
+            return latencies
+        }
+        await other.shutdown()
+        await evaluating.shutdown()
+        return statistics
+    }
+
+    /// Two fresh nodes; the evaluating one stops renewing, as a dead one would; the time
+    /// until the other evaluates.
+    private static func failover(_ location: PostgresLocation) async throws -> [String: Double] {
+        let first = try await node("bench-failover-\(UUID().uuidString.prefix(6))", location, lease: lease)
+        let second = try await node("bench-failover-\(UUID().uuidString.prefix(6))", location, lease: lease)
+        let (dying, survivor) = first.evaluates ? (first, second) : (second, first)
+        let died = ContinuousClock.now
+        await dying.halt()
+        while !survivor.evaluates { try await Task.sleep(for: .milliseconds(5)) }
+        let seconds = (ContinuousClock.now - died).seconds
+        await survivor.shutdown()
+        await dying.shutdown()
+        return ["seconds": seconds, "lease": lease.seconds]
+    }
+}
