@@ -197,7 +197,7 @@ public final class MonitoringSystem: Sendable {
             do {
                 evaluationLease = EvaluationLease(
                     leases: try await PostgresLeases(postgres), node: configuration.nodeName, period: configuration.evaluationLease, gate: gate,
-                    clock: PipelineClock(clock: platform.clock, epoch: configuration.epoch), logger: logger, opened: { pipeline.wake() })
+                    clock: PipelineClock(clock: platform.clock, epoch: configuration.epoch), logger: logger, opened: { pipeline.tookOver() })
             } catch { throw MonitoringError(opening: "the leases", error) }
         } else {
             evaluationLease = nil

@@ -98,6 +98,15 @@ public final class MonitoringPipeline: Sendable {
         try await collector.agent.start()
         try await refreshStaff()
         try await book.desk.resume()
+        alerts.adoptUnrecordedAlerts()
+        collector.wake()
+    }
+
+    /// This node takes the evaluation over (from a node that died or stopped): the
+    /// alerts that node raised without recording are recorded, then what it left
+    /// unevaluated is collected.
+    package func tookOver() {
+        alerts.adoptUnrecordedAlerts()
         collector.wake()
     }
 

@@ -28,11 +28,11 @@ struct PostgresIngestSuite: BenchSuite {
         location.database = name
         do {
             let figures = try await measure(location, context)
-            try? await admin.query(PostgresQuery(unsafeSQL: "DROP DATABASE \(name) WITH (FORCE)"))
+            _ = try? await admin.query(PostgresQuery(unsafeSQL: "DROP DATABASE \(name) WITH (FORCE)"))
             await admin.close()
             return figures
         } catch {
-            try? await admin.query(PostgresQuery(unsafeSQL: "DROP DATABASE \(name) WITH (FORCE)"))
+            _ = try? await admin.query(PostgresQuery(unsafeSQL: "DROP DATABASE \(name) WITH (FORCE)"))
             await admin.close()
             throw error
         }

@@ -29,14 +29,19 @@ struct PostgresNodesSuite: BenchSuite {
         try await admin.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)"))
         var location = server
         location.database = name
-        defer {
-            Task {
-                try? await admin.query(PostgresQuery(unsafeSQL: "DROP DATABASE \(name) WITH (FORCE)"))
-                await admin.close()
-            }
+        func drop() async {
+            _ = try? await admin.query(PostgresQuery(unsafeSQL: "DROP DATABASE \(name) WITH (FORCE)"))
+            await admin.close()
         }
-        let alerts = try await alertLatency(location, context)
-        let failover = try await context.measure { try await Self.failover(location) }
+        let alerts: [String: BenchStatistic], failover: [String: BenchStatistic]
+        do {
+            alerts = try await alertLatency(location, context)
+            failover = try await context.measure { try await Self.failover(location) }
+        } catch {
+            await drop()
+            throw error
+        }
+        await drop()
         return [
             context.figure(
                 "alert latency, sample accepted by the other node", alerts["remote"], unit: "ms", baseline: alerts["local"],

@@ -171,4 +171,32 @@ struct SeveralNodesTests {
         await b.system.shutdown()
         await a.system.shutdown()
     }
+
+    @Test("an alert the dead node raised but did not record is recorded by the node that takes over, and the episode joins it")
+    func unrecordedAlertAdopted() async throws {
+        let url = try await PostgresTestServer.makeDatabase()
+        let a = try await Node.start("node-a", on: url)
+        let b = try await Node.start("node-b", on: url)
+        try await Ward.seed(a.system.health, patients: [Ward.patient("patient-08", in: "covid-ward")])
+        try await b.system.staffChanged()
+        // Node A raised the alert through the outbox and died before its book row was written.
+        let notice = Notice(
+            recipients: [.user("dan")], severity: .warning, title: "heartRate 150.0 out of range", body: "b", subject: "patient-08",
+            createdAt: Ward.epoch, deduplicationKey: "monitoring:patient-08:clinical:\(UUID())")
+        let raised = try await a.system.alertDesk.raise(notice, policy: EscalationPolicy([.init(after: .zero, notify: [.user("dan")])]))
+        await a.system.halt()
+        #expect(try await b.system.pipeline.book.alert(raised.id) == nil)
+
+        b.clock.advance(by: .seconds(10))
+        await b.system.evaluationLease?.renew()
+        #expect(b.system.evaluates)
+        _ = try await b.accept(151, for: "patient-08", at: 10)
+        await b.system.pipeline.settle()
+        let alerts = try await b.system.pipeline.book.alerts(patients: ["patient-08"])
+        #expect(alerts.map(\.id) == [raised.id], "recorded, and joined by the episode instead of a second alert")
+        #expect(alerts.first?.assignee == "dan" && alerts.first?.category == .clinical && alerts.first?.sector == "covid-ward")
+        try await b.system.pipeline.book.acknowledge(raised.id, by: "dan")
+        await b.system.shutdown()
+        await a.system.shutdown()
+    }
 }

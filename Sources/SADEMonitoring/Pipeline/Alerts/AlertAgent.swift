@@ -66,6 +66,12 @@ public final class AlertAgent: Sendable {
         }
     }
 
+    /// Records the pipeline's alerts the outbox has and the book has not (a node died
+    /// between the two), before any anomaly received after this call is handled.
+    func adoptUnrecordedAlerts() {
+        jobs.enqueue { [dispatcher, agent] in await dispatcher.adoptUnrecordedAlerts(agent: agent) }
+    }
+
     /// Returns once every anomaly received so far has been handled.
     public func waitUntilIdle() async {
         await jobs.waitUntilIdle()

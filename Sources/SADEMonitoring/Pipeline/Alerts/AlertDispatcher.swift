@@ -50,7 +50,7 @@ actor AlertDispatcher {
             if let open = try await book.openEpisodeAlert(of: key.patient, category: key.category) {
                 episodes[key]?.alert = open
             } else {
-                let deduplicationKey = "monitoring:\(key.patient):\(key.category.rawValue):\(episode.id)"
+                let deduplicationKey = "\(Self.keyPrefix)\(key.patient):\(key.category.rawValue):\(episode.id)"
                 episodes[key]?.alert = try await raise(anomaly, category: key.category, deduplicationKey: deduplicationKey, agent: agent)
             }
         } catch {
@@ -118,5 +118,37 @@ actor AlertDispatcher {
         let doctors = try await registry.workers(in: sector.id).filter { $0.role == .doctor }
         let onDuty = doctors.filter(\.onDuty)
         return (onDuty.isEmpty ? doctors : onDuty).map(\.id).sorted()
+    }
+}
+
+extension AlertDispatcher {
+    /// The prefix of the deduplication keys of the pipeline's alerts:
+    /// `monitoring:<patient>:<category>:<episode>`.
+    static let keyPrefix = "monitoring:"
+
+    /// Records in the book every unacknowledged alert of the pipeline that the outbox has
+    /// and the book has not: a node that died between raising an alert (the outbox) and
+    /// recording it (the book) left it so. Recorded, it is listed and acknowledged like any
+    /// other, and the patient's episode joins it instead of raising a second one. Run
+    /// when this node takes the evaluation over, before it evaluates.
+    func adoptUnrecordedAlerts(agent: Agent) async {
+        do {
+            for notice in try await book.outbox.openAlerts() {
+                guard let key = notice.deduplicationKey, key.hasPrefix(Self.keyPrefix) else { continue }
+                let parts = key.dropFirst(Self.keyPrefix.count).split(separator: ":", omittingEmptySubsequences: false)
+                guard parts.count >= 3, let category = AlertCategory(rawValue: String(parts[parts.count - 2])) else { continue }
+                guard try await book.alert(notice.id) == nil else { continue }
+                let patient = PatientID(rawValue: parts.dropLast(2).joined(separator: ":"))
+                let assignee = notice.recipients.lazy.compactMap { if case .user(let id) = $0 { id } else { nil } }.first
+                try await book.record(AlertRecord(
+                    id: notice.id, patient: patient, sector: try await registry.patient(patient)?.sector, category: category,
+                    severity: notice.severity, title: notice.title, message: notice.body, raisedAt: notice.createdAt, assignee: assignee))
+                agent.logger.warning(
+                    "an alert raised by a node that died before recording it is recorded now",
+                    metadata: ["alert": "\(notice.id)", "patient": "\(patient)"])
+            }
+        } catch {
+            agent.logger.error("unrecorded alerts not looked for", metadata: ["error": "\(error)"])
+        }
     }
 }
