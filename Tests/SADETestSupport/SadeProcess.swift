@@ -101,7 +101,8 @@ final class OutputCollector: Sendable {
     private struct State {
         var text = ""
         var isClosed = false
-        var lineWaiters: [(needle: String, continuation: CheckedContinuation<String?, Never>)] = []
+        var lineWaiters: [(id: Int, needle: String, continuation: CheckedContinuation<String?, Never>)] = []
+        var nextWaiter = 0
         var closeWaiters: [CheckedContinuation<Void, Never>] = []
     }
 
@@ -142,16 +143,28 @@ final class OutputCollector: Sendable {
         for continuation in closes { continuation.resume() }
     }
 
-    /// The first complete line containing `needle`; `nil` if the pipe closes first.
+    /// The first complete line containing `needle`; `nil` if the pipe closes first or
+    /// the waiting task is cancelled (a test past its time limit fails instead of hanging).
     func firstLine(containing needle: String) async -> String? {
-        await withCheckedContinuation { continuation in
-            let found = state.withLock { state -> String?? in
-                if let line = Self.completeLine(in: state.text, containing: needle) { return .some(line) }
-                if state.isClosed { return .some(nil) }
-                state.lineWaiters.append((needle, continuation))
-                return .none
+        let id = state.withLock { state in
+            defer { state.nextWaiter += 1 }
+            return state.nextWaiter
+        }
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let found = state.withLock { state -> String?? in
+                    if let line = Self.completeLine(in: state.text, containing: needle) { return .some(line) }
+                    if state.isClosed || Task.isCancelled { return .some(nil) }
+                    state.lineWaiters.append((id, needle, continuation))
+                    return .none
+                }
+                if let found { continuation.resume(returning: found) }
             }
-            if let found { continuation.resume(returning: found) }
+        } onCancel: {
+            let waiter = state.withLock { state in
+                state.lineWaiters.firstIndex { $0.id == id }.map { state.lineWaiters.remove(at: $0).continuation }
+            }
+            waiter?.resume(returning: nil)
         }
     }
 
