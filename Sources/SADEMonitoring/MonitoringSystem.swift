@@ -252,7 +252,12 @@ public final class MonitoringSystem: Sendable {
     /// duty changed.
     public func staffChanged() async throws {
         try await pipeline.refreshStaff()
+        // The other nodes' care-worker agents follow (the evaluating node's run the Contract Nets).
+        if let postgres = configuration.postgres { try? await postgres.notify(Self.staffChannel, configuration.nodeName) }
     }
+
+    /// The notification channel on which nodes say that staff, sectors or duty changed.
+    static let staffChannel = "sade_staff_changed"
 
     /// How many alerts about `patient` are open.
     public func openAlertCount(patient: PatientID) async throws(MonitoringError) -> Int {
@@ -271,7 +276,10 @@ public final class MonitoringSystem: Sendable {
         if let lease = evaluationLease, let postgres = configuration.postgres {
             await lease.renew()  // the first node up evaluates from the start
             renewals.withLock { $0 = Task { await lease.run() } }
-            keep(listenForAcceptedSamples(on: postgres))
+            keep(await onNotification(Self.samplesChannel, on: postgres) { [pipeline] in pipeline.wake() })
+            keep(await onNotification(Self.staffChannel, on: postgres) { [pipeline, logger] in
+                do { try await pipeline.refreshStaff() } catch { logger.warning("care-worker agents not refreshed", metadata: ["error": "\(error)"]) }
+            })
             let relay = MonitoringEventRelay(pool: postgres, hub: events, node: configuration.nodeName, logger: logger)
             keep(Task { await relay.send() })
             let relayed = await relay.listen()  // listening before start returns: no event after it is missed
@@ -279,17 +287,25 @@ public final class MonitoringSystem: Sendable {
         }
     }
 
-    /// Wakes the collector whenever another node says it accepted samples (it collects
-    /// only while this node evaluates). A lost connection is listened on again.
-    private func listenForAcceptedSamples(on postgres: PostgresPool) -> Task<Void, Never> {
-        Task { [pipeline, logger] in
+    /// Runs `action` whenever another node notifies `channel` (it accepted samples: wake
+    /// the collector, which collects only while this node evaluates; staff changed:
+    /// refresh the care-worker agents). Returns once listening; a lost connection is
+    /// listened on again.
+    private func onNotification(
+        _ channel: String, on postgres: PostgresPool, _ action: @escaping @Sendable () async -> Void
+    ) async -> Task<Void, Never> {
+        let first = try? await postgres.listen(channel)
+        return Task { [logger, node = configuration.nodeName] in
+            var stream = first
             while !Task.isCancelled {
                 do {
-                    for try await _ in try await postgres.listen(Self.samplesChannel) { pipeline.wake() }
+                    if stream == nil { stream = try await postgres.listen(channel) }
+                    for try await sender in stream ?? AsyncThrowingStream { $0.finish() } where sender != node { await action() }
                 } catch {
                     if Task.isCancelled { return }
-                    logger.warning("not listening for other nodes' samples; trying again", metadata: ["error": "\(error)"])
+                    logger.warning("not listening to the other nodes; trying again", metadata: ["channel": "\(channel)", "error": "\(error)"])
                 }
+                stream = nil
                 guard (try? await Task.sleep(for: .seconds(1))) != nil else { return }
             }
         }

@@ -9,9 +9,10 @@ import SADETestSupport
 import Logging
 import Testing
 
-/// Returns once `condition` holds, giving way to other work between looks.
+/// Returns once `condition` holds, giving way to other work between looks (or when the
+/// test is cancelled at its time limit: the expectations that follow then fail).
 private func until(_ condition: () async throws -> Bool) async rethrows {
-    while try await !condition() { await Task.yield() }
+    while try await !condition(), !Task.isCancelled { await Task.yield() }
 }
 
 @Suite("Several nodes on one PostgreSQL database", .serialized, .timeLimit(.minutes(3)))
@@ -196,6 +197,22 @@ struct SeveralNodesTests {
         #expect(alerts.map(\.id) == [raised.id], "recorded, and joined by the episode instead of a second alert")
         #expect(alerts.first?.assignee == "dan" && alerts.first?.category == .clinical && alerts.first?.sector == "covid-ward")
         try await b.system.pipeline.book.acknowledge(raised.id, by: "dan")
+        await b.system.shutdown()
+        await a.system.shutdown()
+    }
+
+    @Test("staff changed through one node: every node's care-worker agents follow")
+    func staffChangesReachEveryNode() async throws {
+        let url = try await PostgresTestServer.makeDatabase()
+        let a = try await Node.start("node-a", on: url)
+        let b = try await Node.start("node-b", on: url)
+        try await Ward.seed(b.system.health, patients: [])
+        try await b.system.staffChanged()
+        await until { await a.system.pipeline.careWorkers.contains("dan") }
+        try await b.system.health.save(HealthCareWorker(id: "eve", name: "Eve", role: .nurse, sectors: ["icu"], onDuty: true))
+        try await b.system.staffChanged()
+        await until { await a.system.pipeline.careWorkers.contains("eve") }
+        #expect(await a.system.pipeline.careWorkers == b.system.pipeline.careWorkers)
         await b.system.shutdown()
         await a.system.shutdown()
     }
