@@ -122,6 +122,8 @@ public final class MonitoringSystem: Sendable {
     /// The evaluation lease's renewals: they go on until the pipeline has evaluated what
     /// was accepted, so that no other node evaluates meanwhile.
     private let renewals = Mutex<Task<Void, Never>?>(nil)
+    /// The live events' relay to the other nodes, once started.
+    private let relay = Mutex<MonitoringEventRelay?>(nil)
     /// Whether a notification to the evaluating node is on its way.
     private let notifying = Mutex(false)
 
@@ -197,7 +199,10 @@ public final class MonitoringSystem: Sendable {
             do {
                 evaluationLease = EvaluationLease(
                     leases: try await PostgresLeases(postgres), node: configuration.nodeName, period: configuration.evaluationLease, gate: gate,
-                    clock: PipelineClock(clock: platform.clock, epoch: configuration.epoch), logger: logger, opened: { pipeline.tookOver() })
+                    clock: PipelineClock(clock: platform.clock, epoch: configuration.epoch), logger: logger, opened: { [simulatedMonitors] in
+                        await simulatedMonitors.skipMissedTicks()  // another node's monitors ran meanwhile
+                        pipeline.tookOver()
+                    })
             } catch { throw MonitoringError(opening: "the leases", error) }
         } else {
             evaluationLease = nil
@@ -281,6 +286,7 @@ public final class MonitoringSystem: Sendable {
                 do { try await pipeline.refreshStaff() } catch { logger.warning("care-worker agents not refreshed", metadata: ["error": "\(error)"]) }
             })
             let relay = MonitoringEventRelay(pool: postgres, hub: events, node: configuration.nodeName, logger: logger)
+            self.relay.withLock { $0 = relay }
             keep(Task { await relay.send() })
             let relayed = await relay.listen()  // listening before start returns: no event after it is missed
             keep(Task { await relay.receive(relayed) })
@@ -341,6 +347,7 @@ public final class MonitoringSystem: Sendable {
         for task in background.withLock({ tasks in defer { tasks = [] }; return tasks }) { task.cancel() }
         let stopped = await Self.finishes(within: Self.shutdownGrace) { [pipeline] in await pipeline.shutdown() }
         if !stopped { logger.warning("the pipeline did not settle within \(Self.shutdownGrace); stopping anyway") }
+        await relay.withLock { $0 }?.flush()  // the last evaluation's events reach the other nodes' clients
         renewals.withLock { $0 }?.cancel()
         await evaluationLease?.release()  // evaluated what it accepted: another node goes on at once
         events.finishAll()

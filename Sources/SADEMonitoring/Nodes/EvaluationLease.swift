@@ -29,12 +29,12 @@ package final class EvaluationLease: Sendable {
     let clock: PipelineClock
     let logger: Logger
     /// Called when the gate opens (collect at once).
-    let opened: @Sendable () -> Void
+    let opened: @Sendable () async -> Void
     private let state = Mutex<(expiresAt: Date?, fencing: Int64?)>((nil, nil))
 
     package init(
         leases: PostgresLeases, node: String, period: Duration, gate: EvaluationGate, clock: PipelineClock, logger: Logger,
-        opened: @escaping @Sendable () -> Void
+        opened: @escaping @Sendable () async -> Void
     ) {
         self.leases = leases
         self.node = node
@@ -66,7 +66,7 @@ package final class EvaluationLease: Sendable {
             if let held {
                 if gate.open(until: validUntil) {
                     logger.info("this node evaluates the samples now", metadata: ["node": "\(node)", "fencing": "\(held)"])
-                    opened()
+                    await opened()
                 }
             } else if gate.close() {
                 logger.warning("another node took the evaluation lease", metadata: ["node": "\(node)"])

@@ -51,17 +51,20 @@ package final class MonitoringEventRelay: Sendable {
     /// Sends this node's events until cancelled: whatever waits when the sender wakes
     /// goes out together, as few notifications as fit.
     package func send() async {
-        for await _ in news {
-            let events = pending.withLock { events in
-                defer { events = [] }
-                return events
-            }
-            for payload in payloads(events) {
-                do {
-                    try await pool.notify(Self.channel, payload)
-                } catch {
-                    logger.warning("live events not sent to the other nodes", metadata: ["error": "\(error)"])
-                }
+        for await _ in news { await flush() }
+    }
+
+    /// Sends what waits now (at shutdown, after the pipeline's last evaluation).
+    package func flush() async {
+        let events = pending.withLock { events in
+            defer { events = [] }
+            return events
+        }
+        for payload in payloads(events) {
+            do {
+                try await pool.notify(Self.channel, payload)
+            } catch {
+                logger.warning("live events not sent to the other nodes", metadata: ["error": "\(error)"])
             }
         }
     }
@@ -102,37 +105,39 @@ package final class MonitoringEventRelay: Sendable {
     }
 
     /// The events as notification payloads of at most ``payloadLimit`` bytes each; a
-    /// samples event too large for one is split by observations.
+    /// samples event too large for one is split by observations, in halves until each
+    /// part fits.
     func payloads(_ events: [MonitoringEvent]) -> [String] {
         var payloads: [String] = []
         var batch: [MonitoringEvent] = []
-        func encoded(_ events: [MonitoringEvent]) -> String? {
-            (try? JSONEncoder().encode(Envelope(node: node, events: events))).map { String(decoding: $0, as: UTF8.self) }
-        }
-        for event in events.flatMap(Self.split) {
+        for event in events.flatMap(fitting) {
             if let payload = encoded(batch + [event]), payload.utf8.count <= Self.payloadLimit {
                 batch.append(event)
-                continue
-            }
-            if let payload = encoded(batch), !batch.isEmpty { payloads.append(payload) }
-            if let alone = encoded([event]), alone.utf8.count <= Self.payloadLimit {
-                batch = [event]
             } else {
-                batch = []
-                logger.warning("a live event too large to relay was left out", metadata: ["type": "\(event.type)"])
+                if !batch.isEmpty, let payload = encoded(batch) { payloads.append(payload) }
+                batch = [event]
             }
         }
         if !batch.isEmpty, let payload = encoded(batch) { payloads.append(payload) }
         return payloads
     }
 
-    /// A samples event in events of at most 20 observations; any other event as it is.
-    static func split(_ event: MonitoringEvent) -> [MonitoringEvent] {
-        guard case .samples(let samples) = event, samples.observations.count > 20 else { return [event] }
-        return stride(from: 0, to: samples.observations.count, by: 20).map { start in
-            var part = samples
-            part.observations = Array(samples.observations[start..<min(start + 20, samples.observations.count)])
-            return .samples(part)
+    /// `event` in parts that each fit in a notification alone; nothing (and a warning)
+    /// for an event that cannot be split and does not fit.
+    private func fitting(_ event: MonitoringEvent) -> [MonitoringEvent] {
+        if let alone = encoded([event]), alone.utf8.count <= Self.payloadLimit { return [event] }
+        guard case .samples(let samples) = event, samples.observations.count > 1 else {
+            logger.warning("a live event too large to relay was left out", metadata: ["type": "\(event.type)"])
+            return []
         }
+        let middle = samples.observations.count / 2
+        var first = samples, second = samples
+        first.observations = Array(samples.observations[..<middle])
+        second.observations = Array(samples.observations[middle...])
+        return fitting(.samples(first)) + fitting(.samples(second))
+    }
+
+    private func encoded(_ events: [MonitoringEvent]) -> String? {
+        (try? JSONEncoder().encode(Envelope(node: node, events: events))).map { String(decoding: $0, as: UTF8.self) }
     }
 }

@@ -98,16 +98,18 @@ public final class MonitoringPipeline: Sendable {
         try await collector.agent.start()
         try await refreshStaff()
         try await book.desk.resume()
-        alerts.adoptUnrecordedAlerts()
+        if gate.isOpen { alerts.adoptUnrecordedAlerts() }  // else at takeover
         collector.wake()
     }
 
     /// This node takes the evaluation over (from a node that died or stopped): the
     /// alerts that node raised without recording are recorded, then what it left
-    /// unevaluated is collected.
+    /// unevaluated is collected; the care-worker agents are brought up to date.
     package func tookOver() {
         alerts.adoptUnrecordedAlerts()
         collector.wake()
+        // Staff changes announced while this node was not listening are not missed.
+        Task { [roster] in try? await roster.refresh() }
     }
 
     /// Collects now (after the API accepted samples); returns without waiting.

@@ -49,6 +49,12 @@ public actor SimulatedMonitorSource: NewDataSource {
         simulators[patient] = nil
     }
 
+    /// Takes the next readings one `interval` from now, skipping those missed meanwhile
+    /// (this node did not run the monitors: another node's did).
+    public func skipMissedTicks() {
+        nextTick = clock.elapsed + interval
+    }
+
     /// The readings of every tick due since the last pull.
     public func newSamples() -> [HealthSample] {
         let now = clock.elapsed

@@ -52,9 +52,9 @@ struct PostgresNodesSuite: BenchSuite {
         ]
     }
 
-    /// A node: a monitoring system on `location`, started.
+    /// A node: a monitoring system on `location`, started, with the pool it owns.
     private static func node(_ name: String, _ location: PostgresLocation, lease: Duration) async throws -> MonitoringSystem {
-        let pool = try await PostgresPool.connect(location, maximumConnections: 6)
+        let pool = try await PostgresPool.connect(location, maximumConnections: 8)
         let system = try await MonitoringSystem(
             configuration: .init(
                 dataDirectory: nil, passwordHasher: .fastForTests, homeEventRetention: nil, healthStore: try await PostgresHealthStore(pool),
@@ -80,20 +80,46 @@ struct PostgresNodesSuite: BenchSuite {
                 next += 1
                 let patient = PatientID(rawValue: "bench-\(next)")
                 try await node.health.save(Patient(id: patient, name: "Patient \(next)", sector: "ward", bed: "\(next)"))
-                var events = node.events.subscribe(buffer: 10_000).makeAsyncIterator()
+                let events = node.events.subscribe(buffer: 10_000)
                 let start = ContinuousClock.now
                 try await node.health.save(.quantity(.heartRate, 150, patient: patient, at: node.now()), as: .system)
                 node.samplesAccepted()
-                while let event = await events.next() {
-                    if case .alert(let alert) = event, alert.patient == patient { break }
+                guard let arrived = await Self.firstAlert(of: patient, in: events, within: .seconds(10)) else {
+                    throw BenchError.unexpected("no alert for \(patient) within 10 s (\(label))")
                 }
-                latencies[label] = (ContinuousClock.now - start).seconds * 1000
+                latencies[label] = (arrived - start).seconds * 1000
             }
             return latencies
         }
-        await other.shutdown()
-        await evaluating.shutdown()
+        for node in [other, evaluating] { await Self.stop(node) }
         return statistics
+    }
+
+    /// When the first alert about `patient` came on `events`; `nil` after `limit`.
+    private static func firstAlert(
+        of patient: PatientID, in events: AsyncStream<MonitoringEvent>, within limit: Duration
+    ) async -> ContinuousClock.Instant? {
+        await withTaskGroup(of: ContinuousClock.Instant?.self) { group in
+            group.addTask {
+                for await event in events {
+                    if case .alert(let alert) = event, alert.patient == patient { return .now }
+                }
+                return nil
+            }
+            group.addTask {
+                try? await Task.sleep(for: limit)
+                return nil
+            }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            return first
+        }
+    }
+
+    /// Shuts a node down and closes its pool.
+    private static func stop(_ node: MonitoringSystem) async {
+        await node.shutdown()
+        await node.configuration.postgres?.close()
     }
 
     /// Two fresh nodes; the evaluating one stops renewing, as a dead one would; the time
@@ -106,8 +132,8 @@ struct PostgresNodesSuite: BenchSuite {
         await dying.halt()
         while !survivor.evaluates { try await Task.sleep(for: .milliseconds(5)) }
         let seconds = (ContinuousClock.now - died).seconds
-        await survivor.shutdown()
-        await dying.shutdown()
+        await stop(survivor)
+        await stop(dying)
         return ["seconds": seconds, "lease": lease.seconds]
     }
 }

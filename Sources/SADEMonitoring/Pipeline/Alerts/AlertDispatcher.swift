@@ -140,9 +140,11 @@ extension AlertDispatcher {
                 guard try await book.alert(notice.id) == nil else { continue }
                 let patient = PatientID(rawValue: parts.dropLast(2).joined(separator: ":"))
                 let assignee = notice.recipients.lazy.compactMap { if case .user(let id) = $0 { id } else { nil } }.first
+                let steps = try await book.outbox.escalations(of: notice.id)
                 try await book.record(AlertRecord(
                     id: notice.id, patient: patient, sector: try await registry.patient(patient)?.sector, category: category,
-                    severity: notice.severity, title: notice.title, message: notice.body, raisedAt: notice.createdAt, assignee: assignee))
+                    severity: notice.severity, title: notice.title, message: notice.body, raisedAt: notice.createdAt, assignee: assignee,
+                    escalations: steps.map(AlertEscalation.init)))
                 agent.logger.warning(
                     "an alert raised by a node that died before recording it is recorded now",
                     metadata: ["alert": "\(notice.id)", "patient": "\(patient)"])

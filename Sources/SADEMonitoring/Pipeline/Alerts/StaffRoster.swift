@@ -16,8 +16,23 @@ actor StaffRoster {
 
     var staff: [StaffID] { agents.keys.sorted() }
 
-    /// Starts, replaces and stops agents to match the registry.
+    /// The last refresh asked for: each waits for the one before (they suspend, and two
+    /// at once would both start an agent for a new worker).
+    private var last: Task<Void, any Error>?
+
+    /// Starts, replaces and stops agents to match the registry, after any refresh
+    /// asked for before (this node's, or one another node's change set off).
     func refresh() async throws {
+        let previous = last
+        let task = Task {
+            _ = await previous?.result
+            try await self.apply()
+        }
+        last = task
+        try await task.value
+    }
+
+    private func apply() async throws {
         let workers = try await registry.workers(in: nil)
         let current = Set(workers.map(\.id))
         for (id, agent) in agents where !current.contains(id) {
