@@ -7,7 +7,7 @@ import SADETestSupport
 import Testing
 
 /// `sade serve --database postgres://…` as a process, against a real PostgreSQL server.
-@Suite("sade serve with a PostgreSQL database", .timeLimit(.minutes(3)))
+@Suite("sade serve with a PostgreSQL database", .timeLimit(.minutes(6)))
 struct ServeDatabaseProcessTests {
     @Test("a database nobody answers for: exit 69 with a message naming it, never the password")
     func unreachable() async throws {

@@ -5,7 +5,7 @@ import SADETestSupport
 import Testing
 
 /// Two `sade serve` processes on one PostgreSQL database, and one of them killed.
-@Suite("Several sade serve nodes on one database", .timeLimit(.minutes(5)))
+@Suite("Several sade serve nodes on one database", .timeLimit(.minutes(6)))
 struct SeveralNodesProcessTests {
     static let patients = (1...4).map { String(format: "kill-%02d", $0) }
 
