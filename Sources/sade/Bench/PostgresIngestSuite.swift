@@ -19,23 +19,7 @@ struct PostgresIngestSuite: BenchSuite {
     static let writers = 4
 
     func run(in context: BenchContext) async throws -> [BenchFigure] {
-        guard let url = context.database else { throw BenchError.unexpected("pg-ingest needs --database postgres://user@host:port/database") }
-        let server = try PostgresLocation(url: url)
-        let admin = try await PostgresPool.connect(server, maximumConnections: 1)
-        let name = "sade_bench_\(UUID().uuidString.prefix(8).lowercased())"
-        try await admin.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)"))
-        var location = server
-        location.database = name
-        do {
-            let figures = try await measure(location, context)
-            _ = try? await admin.query(PostgresQuery(unsafeSQL: "DROP DATABASE \(name) WITH (FORCE)"))
-            await admin.close()
-            return figures
-        } catch {
-            _ = try? await admin.query(PostgresQuery(unsafeSQL: "DROP DATABASE \(name) WITH (FORCE)"))
-            await admin.close()
-            throw error
-        }
+        try await BenchDatabase.with(context, suite: name) { location in try await measure(location, context) }
     }
 
     private func measure(_ location: PostgresLocation, _ context: BenchContext) async throws -> [BenchFigure] {

@@ -22,26 +22,9 @@ struct PostgresNodesSuite: BenchSuite {
     static let lease = Duration.seconds(3)
 
     func run(in context: BenchContext) async throws -> [BenchFigure] {
-        guard let url = context.database else { throw BenchError.unexpected("pg-nodes needs --database postgres://user@host:port/database") }
-        let server = try PostgresLocation(url: url)
-        let admin = try await PostgresPool.connect(server, maximumConnections: 1)
-        let name = "sade_bench_\(UUID().uuidString.prefix(8).lowercased())"
-        try await admin.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)"))
-        var location = server
-        location.database = name
-        func drop() async {
-            _ = try? await admin.query(PostgresQuery(unsafeSQL: "DROP DATABASE \(name) WITH (FORCE)"))
-            await admin.close()
+        let (alerts, failover) = try await BenchDatabase.with(context, suite: name) { location in
+            (try await alertLatency(location, context), try await context.measure { try await Self.failover(location) })
         }
-        let alerts: [String: BenchStatistic], failover: [String: BenchStatistic]
-        do {
-            alerts = try await alertLatency(location, context)
-            failover = try await context.measure { try await Self.failover(location) }
-        } catch {
-            await drop()
-            throw error
-        }
-        await drop()
         return [
             context.figure(
                 "alert latency, sample accepted by the other node", alerts["remote"], unit: "ms", baseline: alerts["local"],
