@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "SADEMonitoring", targets: ["SADEMonitoring"]),
         .library(name: "SADEHome", targets: ["SADEHome"]),
         .library(name: "SADEHomeSQLite", targets: ["SADEHomeSQLite"]),
+        .library(name: "SADEHomePostgres", targets: ["SADEHomePostgres"]),
         .library(name: "SADEServer", targets: ["SADEServer"]),
         .executable(name: "sade", targets: ["sade"]),
     ],
@@ -146,6 +147,11 @@ let package = Package(
             name: "SADEHomeSQLite",
             dependencies: ["SADEHome", "SADEHealth", "SADENotification", .product(name: "GRDB", package: "GRDB.swift")]
         ),
+        // The home store on PostgreSQL, for several nodes sharing one database.
+        .target(
+            name: "SADEHomePostgres",
+            dependencies: ["SADEHome", "SADEHealth", "SADEPostgres", .product(name: "PostgresNIO", package: "postgres-nio")]
+        ),
         // Application: iMobile's issue track — a company's issues, services and employees on
         // SQLite (GRDB); one IssueAgent per employee finds who takes an urgent issue by
         // Contract Net and falls back to e-mail.
@@ -228,7 +234,9 @@ let package = Package(
         ),
         .testTarget(
             name: "SADEHomeTests",
-            dependencies: ["SADEHome", "SADEHomeSQLite", "SADEHealth", "SADENotification", "SADECore", "SADETestSupport"]
+            dependencies: [
+                "SADEHome", "SADEHomeSQLite", "SADEHomePostgres", "SADEPostgres", "SADEHealth", "SADENotification", "SADECore", "SADETestSupport",
+            ]
         ),
         .testTarget(name: "SADEExamplesTests", dependencies: ["SADEExamples", "sade", "SADETestSupport"]),
         .testTarget(

@@ -96,10 +96,3 @@ extension HealthError {
         }
     }
 }
-
-extension PostgresConnection {
-    /// Runs `query` and collects its rows, with the store's logger.
-    func rows(_ query: PostgresQuery, _ database: PostgresPool) async throws -> [PostgresRow] {
-        try await self.query(query, logger: database.logger).collect()
-    }
-}

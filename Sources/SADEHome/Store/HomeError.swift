@@ -12,6 +12,8 @@ public enum HomeError: Error, Hashable, Sendable, CustomStringConvertible {
     case invalidValue(field: String, reason: String)
     /// The store failed (disk full, file unreadable, …).
     case storage(String)
+    /// The shared database cannot be reached just now; nothing was written, try again shortly.
+    case unavailable(String)
 
     public var description: String {
         switch self {
@@ -21,6 +23,7 @@ public enum HomeError: Error, Hashable, Sendable, CustomStringConvertible {
         case .unknownMessage(let id): "no home message with id \(id)"
         case .invalidValue(let field, let reason): "\(field): \(reason)"
         case .storage(let reason): "home store: \(reason)"
+        case .unavailable(let reason): "home store unavailable: \(reason)"
         }
     }
 }

@@ -5,13 +5,12 @@ import SADENotification
 
 extension SQLiteHomeStore {
     public func raise(_ draft: HomeMessageDraft, at date: Date) async throws(HomeError) -> (message: HomeMessage, isNew: Bool) {
-        guard !draft.title.isEmpty, !draft.key.isEmpty else { throw .invalidValue(field: "message", reason: "needs a title and a key") }
+        try draft.validate()
         return try await write("raising a message") { db in
             _ = try Self.flat(draft.flat, in: db)
             if let open = try Row.fetchOne(db, sql: "SELECT * FROM message WHERE flat = ? AND key = ? AND state = 'open'", arguments: [draft.flat, draft.key]) {
                 return (try Self.message(open), false)
             }
-            let state: HomeMessageState = draft.severity == .silent ? .logged : .open
             let expires = draft.lifetime.map { date.addingTimeInterval($0.seconds) }
             try db.execute(
                 sql: """
@@ -20,7 +19,7 @@ extension SQLiteHomeStore {
                     """,
                 arguments: [
                     draft.flat, draft.device, draft.severity.rawValue, draft.title, draft.text, draft.key, Self.milliseconds(date),
-                    expires.map(Self.milliseconds), state.rawValue, draft.notice.uuidString,
+                    expires.map(Self.milliseconds), draft.initialState.rawValue, draft.notice.uuidString,
                 ])
             return (try Self.message(id: db.lastInsertedRowID, in: db), true)
         }
@@ -71,14 +70,9 @@ extension SQLiteHomeStore {
     }
 
     static func message(_ row: Row) throws -> HomeMessage {
-        let severityText: String = row["severity"], stateText: String = row["state"]
-        guard let severity = NotificationSeverity(rawValue: severityText), let state = HomeMessageState(rawValue: stateText) else {
-            throw HomeError.storage("message \(row["id"] as Int64? ?? 0) has an unknown class or state: \(severityText), \(stateText)")
-        }
-        return HomeMessage(
-            id: row["id"], flat: row["flat"], device: row["device"], severity: severity, title: row["title"], text: row["text"],
-            key: row["key"], raisedAt: date(row["raised_at"]), expiresAt: (row["expires_at"] as Int64?).map(date), state: state,
-            confirmedBy: row["confirmed_by"], confirmedAt: (row["confirmed_at"] as Int64?).map(date),
-            notice: (row["notice"] as String?).flatMap(UUID.init(uuidString:)))
+        try HomeMessage.stored(
+            id: row["id"], flat: row["flat"], device: row["device"], severity: row["severity"], title: row["title"], text: row["text"],
+            key: row["key"], raisedAt: row["raised_at"], expiresAt: row["expires_at"], state: row["state"], confirmedBy: row["confirmed_by"],
+            confirmedAt: row["confirmed_at"], notice: row["notice"])
     }
 }

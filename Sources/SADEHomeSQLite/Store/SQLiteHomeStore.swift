@@ -85,8 +85,8 @@ public final class SQLiteHomeStore: HomeStore {
     }
 
     /// Milliseconds since 1970 for `date`.
-    static func milliseconds(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded()) }
+    static func milliseconds(_ date: Date) -> Int64 { HomeTime.milliseconds(date) }
 
     /// The date of `milliseconds` since 1970.
-    static func date(_ milliseconds: Int64) -> Date { Date(timeIntervalSince1970: Double(milliseconds) / 1000) }
+    static func date(_ milliseconds: Int64) -> Date { HomeTime.date(milliseconds) }
 }

@@ -31,6 +31,7 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             throw APIError(error)
         } catch let error as HomeError {
             if case .storage(let reason) = error { context.logger.error("home store failure: \(reason)") }
+            if case .unavailable(let reason) = error { context.logger.warning("home store unavailable: \(reason)") }
             throw APIError(error)
         } catch let error as HTTPError {
             throw APIError(error.status, code: Self.code(for: error.status), message: error.body ?? error.status.reasonPhrase)

@@ -156,6 +156,7 @@ extension APIError {
         case .unknownFlat, .unknownDevice, .unknownRoom, .unknownMessage: self = .notFound(error.description)
         case .invalidValue: self = .invalid(error.description, code: "invalid-field")
         case .storage: self = APIError(.internalServerError, code: "internal", message: "the home store could not store or read data")
+        case .unavailable: self = APIError(MonitoringError.unavailable(error.description))
         }
     }
 }

@@ -4,9 +4,9 @@ import SADEHomeSQLite
 import SADENotification
 import Testing
 
-/// A flat with one room of given devices, in a fresh in-memory store.
-private func storeWithFlat(_ devices: [DevicePlan], timeZone: String = "UTC") async throws -> (SQLiteHomeStore, Flat) {
-    let store = try SQLiteHomeStore(path: nil)
+/// A flat with one room of given devices, in a fresh store.
+private func storeWithFlat(_ backend: HomeBackend, _ devices: [DevicePlan], timeZone: String = "UTC") async throws -> (any HomeStore, Flat) {
+    let store = try await backend.store()
     let room = RoomPlan(name: "Living room", type: .livingRoom, polygon: [.init(x: 0, y: 0), .init(x: 4, y: 0), .init(x: 4, y: 3)], devices: devices)
     let flat = try await store.createFlat(FlatPlan(name: "Flat", resident: "p-1", carers: ["nurse1"], timeZone: timeZone, rooms: [room]))
     return (store, flat)
@@ -15,14 +15,14 @@ private func storeWithFlat(_ devices: [DevicePlan], timeZone: String = "UTC") as
 private let t0 = Date(timeIntervalSince1970: 1_772_409_600)  // Monday 2 March 2026 00:00 UTC
 private func at(_ seconds: Double) -> Date { t0.addingTimeInterval(seconds) }
 
-@Suite("SQLite home store")
+@Suite("Home store (one suite, SQLite and PostgreSQL)")
 struct HomeStoreTests {
-    @Test("a flat with a device of every thesis kind and one an app declared reads back as created")
-    func everyKindRoundTrips() async throws {
+    @Test("a flat with a device of every thesis kind and one an app declared reads back as created", arguments: HomeBackend.allCases)
+    func everyKindRoundTrips(_ backend: HomeBackend) async throws {
         let custom = DeviceKind(rawValue: "bedOccupancy", category: .detection, unit: "", domain: "binary_sensor", deviceClass: "occupancy",
                                 isResidentActivity: true)
         let plans = (DeviceKind.thesisKinds + [custom]).map { DevicePlan(name: "\($0.rawValue) sensor", kind: $0, position: .init(x: 1, y: 2)) }
-        let (store, flat) = try await storeWithFlat(plans)
+        let (store, flat) = try await storeWithFlat(backend, plans)
         let read = try await store.flat(flat.id)
         #expect(read == flat)
         #expect(read.devices.count == 26)
@@ -31,9 +31,9 @@ struct HomeStoreTests {
         #expect(try await store.flats().map(\.id) == [flat.id])
     }
 
-    @Test("two devices with the same name get distinct object ids; a bad polygon or time zone is refused naming the field")
-    func validation() async throws {
-        let (store, flat) = try await storeWithFlat([
+    @Test("two devices with the same name get distinct object ids; a bad polygon or time zone is refused naming the field", arguments: HomeBackend.allCases)
+    func validation(_ backend: HomeBackend) async throws {
+        let (store, flat) = try await storeWithFlat(backend, [
             DevicePlan(name: "Motion", kind: .motion, position: .init(x: 0, y: 0)), DevicePlan(name: "Motion", kind: .motion, position: .init(x: 1, y: 0)),
         ])
         #expect(flat.devices.map(\.objectID) == ["motion", "motion_2"])
@@ -49,9 +49,9 @@ struct HomeStoreTests {
         }
     }
 
-    @Test("a batch with an unknown device records nothing; the latest state follows time, not arrival")
-    func recordAllOrNothing() async throws {
-        let (store, flat) = try await storeWithFlat([DevicePlan(name: "Temp", kind: .temperature, position: .init(x: 0, y: 0), isBatteryPowered: true)])
+    @Test("a batch with an unknown device records nothing; the latest state follows time, not arrival", arguments: HomeBackend.allCases)
+    func recordAllOrNothing(_ backend: HomeBackend) async throws {
+        let (store, flat) = try await storeWithFlat(backend, [DevicePlan(name: "Temp", kind: .temperature, position: .init(x: 0, y: 0), isBatteryPowered: true)])
         let temp = flat.devices[0].id
         await #expect(throws: HomeError.unknownDevice(12345)) {
             try await store.record([StateEvent(device: temp, value: 20, time: at(0)), StateEvent(device: 12345, value: 1, time: at(1))])
@@ -68,9 +68,9 @@ struct HomeStoreTests {
         #expect(try await store.history(device: temp, from: at(0), to: at(121), limit: nil).map(\.value) == [20, 19, 21, 21])
     }
 
-    @Test("hourly statistics match values computed by hand, and a day adds its hours up")
-    func hourlyStatistics() async throws {
-        let (store, flat) = try await storeWithFlat([DevicePlan(name: "Energy", kind: .energy, position: .init(x: 0, y: 0))])
+    @Test("hourly statistics match values computed by hand, and a day adds its hours up", arguments: HomeBackend.allCases)
+    func hourlyStatistics(_ backend: HomeBackend) async throws {
+        let (store, flat) = try await storeWithFlat(backend, [DevicePlan(name: "Energy", kind: .energy, position: .init(x: 0, y: 0))])
         let meter = flat.devices[0].id
         // Hour 0: 10, 14, 12 → mean 12, min 10, max 14, sum 36, change 12 − 10 = 2. Hour 1: 15, 19 → change 19 − 12 = 7.
         try await store.record([10, 14, 12].enumerated().map { StateEvent(device: meter, value: $1, time: at(Double($0) * 1200)) })
@@ -83,9 +83,9 @@ struct HomeStoreTests {
         #expect(day == [DeviceStatistic(start: at(0), end: at(86_400), count: 5, mean: 14, min: 10, max: 19, sum: 70, change: 9)])
     }
 
-    @Test("the energy balance adds counters' increase and integrated power, consumed against generated")
-    func energyBalance() async throws {
-        let (store, flat) = try await storeWithFlat([
+    @Test("the energy balance adds counters' increase and integrated power, consumed against generated", arguments: HomeBackend.allCases)
+    func energyBalance(_ backend: HomeBackend) async throws {
+        let (store, flat) = try await storeWithFlat(backend, [
             DevicePlan(name: "Meter", kind: .energy, position: .init(x: 0, y: 0)),
             DevicePlan(name: "PV", kind: .powerGeneration, position: .init(x: 0, y: 0)),
         ])
@@ -104,9 +104,9 @@ struct HomeStoreTests {
         #expect(balance[1].generated == 200 * 1800, "held an hour after the reading at 30 min")
     }
 
-    @Test("occupancy follows motion into another room; last activity ignores meters and sensors clearing")
-    func occupancyAndActivity() async throws {
-        let store = try SQLiteHomeStore(path: nil)
+    @Test("occupancy follows motion into another room; last activity ignores meters and sensors clearing", arguments: HomeBackend.allCases)
+    func occupancyAndActivity(_ backend: HomeBackend) async throws {
+        let store = try await backend.store()
         let square = [PlanPoint(x: 0, y: 0), PlanPoint(x: 1, y: 0), PlanPoint(x: 1, y: 1)]
         let flat = try await store.createFlat(FlatPlan(name: "F", rooms: [
             RoomPlan(name: "Kitchen", type: .kitchen, polygon: square, devices: [DevicePlan(name: "K", kind: .motion, position: .init(x: 0, y: 0))]),
@@ -125,9 +125,9 @@ struct HomeStoreTests {
         #expect(try await store.activity(flat: flat.id, from: at(0), to: at(1000)).map(\.value) == [1, 0, 1, 0])
     }
 
-    @Test("retention deletes old events and keeps their hourly statistics")
-    func retention() async throws {
-        let (store, flat) = try await storeWithFlat([DevicePlan(name: "Temp", kind: .temperature, position: .init(x: 0, y: 0))])
+    @Test("retention deletes old events and keeps their hourly statistics", arguments: HomeBackend.allCases)
+    func retention(_ backend: HomeBackend) async throws {
+        let (store, flat) = try await storeWithFlat(backend, [DevicePlan(name: "Temp", kind: .temperature, position: .init(x: 0, y: 0))])
         let temp = flat.devices[0].id
         try await store.record([StateEvent(device: temp, value: 20, time: at(0)), StateEvent(device: temp, value: 22, time: at(90_000))])
         #expect(try await store.deleteEvents(before: at(86_400)) == 1)
@@ -135,9 +135,9 @@ struct HomeStoreTests {
         #expect(try await store.statistics(devices: [temp], from: at(0), to: at(100_000), period: .hour)[temp]?.count == 2)
     }
 
-    @Test("messages: one open per key, confirmation once, information expires, silent is only logged")
-    func messageLifeCycle() async throws {
-        let (store, flat) = try await storeWithFlat([])
+    @Test("messages: one open per key, confirmation once, information expires, silent is only logged", arguments: HomeBackend.allCases)
+    func messageLifeCycle(_ backend: HomeBackend) async throws {
+        let (store, flat) = try await storeWithFlat(backend, [])
         let alarm = HomeMessageDraft(flat: flat.id, severity: .alarm, title: "Smoke", text: "in the kitchen", key: "smoke:1")
         let (first, isNew) = try await store.raise(alarm, at: at(0))
         #expect(isNew && first.state == .open && first.expiresAt == nil && first.notice == alarm.notice)
@@ -157,11 +157,11 @@ struct HomeStoreTests {
         await #expect(throws: HomeError.unknownMessage(777)) { _ = try await store.message(777) }
     }
 
-    @Test("a reopened file keeps flats, history and open alarms")
-    func restart() async throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("sade-home-\(UUID().uuidString)/home.sqlite").path
-        defer { try? FileManager.default.removeItem(atPath: (path as NSString).deletingLastPathComponent) }
-        var store: SQLiteHomeStore? = try SQLiteHomeStore(path: path)
+    @Test("a reopened store keeps flats, history and open alarms", arguments: HomeBackend.allCases)
+    func restart(_ backend: HomeBackend) async throws {
+        let place = try await backend.place()
+        defer { backend.remove(place) }
+        var store: (any HomeStore)? = try await backend.store(at: place)
         let flat = try await store!.createFlat(FlatPlan(name: "Kept", rooms: [
             RoomPlan(name: "R", type: .other, polygon: [.init(x: 0, y: 0), .init(x: 1, y: 0), .init(x: 1, y: 1)],
                      devices: [DevicePlan(name: "Fall", kind: .fall, position: .init(x: 0, y: 0))]),
@@ -169,7 +169,7 @@ struct HomeStoreTests {
         try await store!.record([StateEvent(device: flat.devices[0].id, value: 1, time: at(5))])
         _ = try await store!.raise(HomeMessageDraft(flat: flat.id, severity: .alarm, title: "Fall", text: "!", key: "fall"), at: at(6))
         store = nil
-        let reopened = try SQLiteHomeStore(path: path)
+        let reopened = try await backend.store(at: place)
         #expect(try await reopened.flat(flat.id) == flat)
         #expect(try await reopened.history(device: flat.devices[0].id, from: at(0), to: at(10), limit: nil).count == 1)
         #expect(try await reopened.messages(flat: flat.id, states: [.open], from: nil, to: nil).map(\.title) == ["Fall"])
