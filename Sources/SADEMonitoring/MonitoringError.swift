@@ -1,4 +1,5 @@
 import SADEPostgres
+import SADEHome
 
 /// What went wrong in the monitoring application, in terms a client can act on; the
 /// server maps each case to an HTTP status.
@@ -37,6 +38,8 @@ extension MonitoringError {
         switch error {
         case let failure as PostgresFailure where failure.isUnavailable: self = .unavailable(message)
         case AlertBookError.unavailable, MonitoringError.unavailable: self = .unavailable(message)
+        case let error as HomeError:
+            if case .unavailable = error { self = .unavailable(message) } else { self = .storage(message) }
         default: self = .storage(message)
         }
     }

@@ -4,6 +4,7 @@ import SADECore
 import SADEHealth
 import SADEHealthSQLite
 import SADEHome
+import SADEHomePostgres
 import SADEHomeSQLite
 import SADENotification
 import SADEPostgres
@@ -110,8 +111,9 @@ public final class MonitoringSystem: Sendable {
     public let pipeline: MonitoringPipeline
     /// Simulated bedside monitors (the demo adds some), a data source of the collector.
     public let simulatedMonitors: SimulatedMonitorSource
-    /// The smart homes: flats, devices, events and messages (`home.sqlite`).
-    public let homeStore: SQLiteHomeStore
+    /// The smart homes: flats, devices, events and messages (`home.sqlite`, or
+    /// ``Configuration/postgres`` shared by every node).
+    public let homeStore: any HomeStore
     /// The smart homes' service: ingestion, the home agents, the live event bus.
     public let home: HomeService
     /// Which node evaluates, when several share ``Configuration/postgres``.
@@ -124,6 +126,8 @@ public final class MonitoringSystem: Sendable {
     private let renewals = Mutex<Task<Void, Never>?>(nil)
     /// The live events' relay to the other nodes, once started.
     private let relay = Mutex<MonitoringEventRelay?>(nil)
+    /// The homes' events and facts relay to the other nodes, once started.
+    private let homeRelay = Mutex<HomeRelay?>(nil)
     /// Whether a notification to the evaluating node is on its way.
     private let notifying = Mutex(false)
 
@@ -171,10 +175,16 @@ public final class MonitoringSystem: Sendable {
         } catch { throw MonitoringError(opening: "the notification outbox", error) }
         alertDesk = AlertDesk(outbox: outbox)
         do {
-            homeStore = try SQLiteHomeStore(path: configuration.dataDirectory.map { ($0 as NSString).appendingPathComponent(SQLiteHomeStore.fileName) })
-        } catch { throw .storage("cannot open the home store: \(error)") }
-        home = HomeService(
+            if let postgres = configuration.postgres {
+                homeStore = try await PostgresHomeStore(postgres)
+            } else {
+                homeStore = try SQLiteHomeStore(
+                    path: configuration.dataDirectory.map { ($0 as NSString).appendingPathComponent(SQLiteHomeStore.fileName) })
+            }
+        } catch { throw MonitoringError(opening: "the home store", error) }
+        let home = HomeService(
             store: homeStore, desk: alertDesk, platform: platform, clock: OutboxClock(clock: platform.clock, origin: configuration.epoch))
+        self.home = home
         events = MonitoringEventHub()
         simulatedMonitors = SimulatedMonitorSource(
             simulators: [], interval: configuration.simulatedMonitorInterval, clock: platform.clock, epoch: configuration.epoch)
@@ -199,10 +209,15 @@ public final class MonitoringSystem: Sendable {
             do {
                 evaluationLease = EvaluationLease(
                     leases: try await PostgresLeases(postgres), node: configuration.nodeName, period: configuration.evaluationLease, gate: gate,
-                    clock: PipelineClock(clock: platform.clock, epoch: configuration.epoch), logger: logger, opened: { [simulatedMonitors] in
+                    clock: PipelineClock(clock: platform.clock, epoch: configuration.epoch), logger: logger,
+                    opened: { [simulatedMonitors, logger] in
                         await simulatedMonitors.skipMissedTicks()  // another node's monitors ran meanwhile
                         pipeline.tookOver()
-                    })
+                        // The home agents run where the evaluation does (a detector that fired
+                        // while the last node died is raised on start).
+                        do { try await home.startAgents() } catch { logger.error("home agents not started", metadata: ["error": "\(error)"]) }
+                    },
+                    closed: { await home.stopAgents() })
             } catch { throw MonitoringError(opening: "the leases", error) }
         } else {
             evaluationLease = nil
@@ -276,7 +291,7 @@ public final class MonitoringSystem: Sendable {
     public func start() async throws {
         await outbox.start()
         try await pipeline.start()
-        try await home.startAgents()
+        if evaluationLease == nil { try await home.startAgents() }  // else when this node takes the lease
         if let retention = configuration.homeEventRetention { keep(homeRetention(keeping: retention)) }
         if let lease = evaluationLease, let postgres = configuration.postgres {
             await lease.renew()  // the first node up evaluates from the start
@@ -290,6 +305,11 @@ public final class MonitoringSystem: Sendable {
             keep(Task { await relay.send() })
             let relayed = await relay.listen()  // listening before start returns: no event after it is missed
             keep(Task { await relay.receive(relayed) })
+            let homeRelay = HomeRelay(pool: postgres, home: home, node: configuration.nodeName, logger: logger)
+            self.homeRelay.withLock { $0 = homeRelay }
+            keep(Task { await homeRelay.send() })
+            let homeNews = await homeRelay.listen()
+            keep(Task { await homeRelay.receive(homeNews) })
         }
     }
 
@@ -348,6 +368,7 @@ public final class MonitoringSystem: Sendable {
         let stopped = await Self.finishes(within: Self.shutdownGrace) { [pipeline] in await pipeline.shutdown() }
         if !stopped { logger.warning("the pipeline did not settle within \(Self.shutdownGrace); stopping anyway") }
         await relay.withLock { $0 }?.flush()  // the last evaluation's events reach the other nodes' clients
+        await homeRelay.withLock { $0 }?.flush()
         renewals.withLock { $0 }?.cancel()
         await evaluationLease?.release()  // evaluated what it accepted: another node goes on at once
         events.finishAll()

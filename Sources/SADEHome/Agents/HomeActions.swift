@@ -16,7 +16,7 @@ struct RaiseSafetyAlarms: Action {
                 HomeMessageDraft(
                     flat: flat.id, device: hazard.device, severity: .alarm, title: "\(what) in the \(hazard.room.lowercased())",
                     text: "The \(hazard.kind) detector in the \(hazard.room.lowercased()) fired at \(Self.clock(hazard.time, flat)).",
-                    key: "hazard:\(hazard.device)"),  // one open alarm per detector: a new episode while it is open wakes nobody twice
+                    key: HomeAgent.hazardKey(hazard.device)),  // one open alarm per detector: a new episode while it is open wakes nobody twice
                 flat: flat, at: watch.clock.now)
         }
     }

@@ -2,7 +2,7 @@ import Foundation
 import Synchronization
 
 /// Something that happened in a flat, for live subscribers (the event bus).
-public enum HomeEvent: Hashable, Sendable {
+public enum HomeEvent: Hashable, Sendable, Codable {
     /// A device reported: its state before and after.
     case stateChanged(flat: FlatID, device: Device, old: StateEvent?, new: StateEvent)
     /// A message was raised, confirmed or expired.
@@ -44,6 +44,8 @@ public final class HomeEventHub: Sendable {
 
     private let subscribers = Mutex<[UUID: Subscriber]>([:])
     private let buffer: Int
+    /// Told of every event published here (not of those relayed from other nodes).
+    private let relay = Mutex<(@Sendable (HomeEvent) -> Void)?>(nil)
 
     /// A hub whose subscribers keep at most `buffer` events each.
     public init(buffer: Int = 1024) { self.buffer = buffer }
@@ -57,8 +59,26 @@ public final class HomeEventHub: Sendable {
         return stream
     }
 
-    /// Hands `event` to every subscriber of its flat.
+    /// Hands `event` to every subscriber of its flat (and to the relay to other nodes, if there is one).
     public func publish(_ event: HomeEvent) {
+        relay.withLock { $0 }?(event)
+        deliver(event)
+    }
+
+    /// Hands an event another node published to this node's subscribers.
+    package func publishRelayed(_ event: HomeEvent) {
+        deliver(event)
+    }
+
+    /// Has `handler` told of every event published on this node from now on.
+    package func relay(to handler: @escaping @Sendable (HomeEvent) -> Void) {
+        relay.withLock { $0 = handler }
+    }
+
+    /// Whether anyone hears the events: a subscriber here, or the other nodes.
+    public var isHeard: Bool { subscriberCount > 0 || relay.withLock { $0 } != nil }
+
+    private func deliver(_ event: HomeEvent) {
         let flat = event.flat
         let targets = subscribers.withLock { $0.values.filter { $0.flats?.contains(flat) ?? true }.map(\.continuation) }
         for continuation in targets { continuation.yield(event) }

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import SADECore
 import SADENotification
+import Synchronization
 
 /// The home application's service: takes events in, keeps them, tells each flat's
 /// ``HomeAgent`` what they mean and the event bus what happened; confirms messages.
@@ -19,6 +20,8 @@ public actor HomeService {
     /// The platform's time as dates.
     nonisolated public let clock: OutboxClock
     private var agents: [FlatID: Agent] = [:]
+    /// Where facts go for a flat whose agent runs on another node.
+    private let elsewhere = Mutex<(@Sendable (FlatID, HomeFacts) -> Void)?>(nil)
     /// Actuator commands waiting for their device to confirm, by context.
     var pending: [UUID: PendingCall] = [:]
     private let logger: Logger
@@ -49,6 +52,23 @@ public actor HomeService {
         let agent = HomeAgent.make(flat: flat, on: platform, alarms: alarms, clock: clock, lastActivity: lastActivity)
         agents[flat.id] = agent
         try await agent.start()
+        let standing = try await standingHazards(in: flat)
+        if !standing.isEmpty { await agent.perceive(HomeFacts(hazards: standing)) }
+    }
+
+    /// Detectors that are firing and whose firing no message has answered yet: news the
+    /// agent did not hear (it ran on a node that died before the facts reached this one).
+    private func standingHazards(in flat: Flat) async throws -> [Hazard] {
+        var hazards: [Hazard] = []
+        for state in try await store.states(flat: flat.id) where HomeAgent.hazardKinds.contains(state.device.kind.rawValue) {
+            guard let latest = state.latest, latest.isOn, let since = state.lastChanged else { continue }
+            // An alarm is raised at the agent's time, which may be up to a minute before a gateway's.
+            let answered = try await store.messages(flat: flat.id, states: nil, from: since.addingTimeInterval(-60), to: nil)
+                .contains { $0.key == HomeAgent.hazardKey(state.device.id) }
+            guard !answered else { continue }
+            hazards.append(Hazard(device: state.device.id, kind: state.device.kind.rawValue, room: flat.room(state.device.room)?.name ?? "flat", time: since))
+        }
+        return hazards
     }
 
     /// Stops every home agent.
@@ -85,11 +105,29 @@ public actor HomeService {
         let occupancyBefore = try await store.occupancy(flat: id)
         let recorded = try await store.record(batch)
         let facts = Self.facts(of: batch, in: flat, before: before)
-        if !facts.isEmpty, let agent = agents[id] { await agent.perceive(facts) }
-        if events.subscriberCount > 0 { publish(batch, of: flat, before: before) }
+        if !facts.isEmpty {
+            if let agent = agents[id] { await agent.perceive(facts) } else { elsewhere.withLock { $0 }?(id, facts) }
+        }
+        if events.isHeard { publish(batch, of: flat, before: before) }
         confirmCalls(batch)
         if let occupancy = try await store.occupancy(flat: id), occupancy != occupancyBefore { events.publish(.occupancyChanged(occupancy)) }
         return recorded
+    }
+
+    /// Has `handler` told what a batch means for a flat whose agent does not run here
+    /// (the agents run on one node of several: the one that evaluates).
+    nonisolated package func forwardFacts(to handler: @escaping @Sendable (FlatID, HomeFacts) -> Void) {
+        elsewhere.withLock { $0 = handler }
+    }
+
+    /// Tells the flat's agent, if it runs here, what a batch another node took means.
+    package func perceive(_ facts: HomeFacts, flat: FlatID) async {
+        if let agent = agents[flat] { await agent.perceive(facts) }
+    }
+
+    /// Resolves the actuator calls waiting here that a state another node took confirms.
+    package func confirmCall(by event: StateEvent) {
+        confirmCalls([event])
     }
 
     /// A person confirms a message.
@@ -139,6 +177,9 @@ public actor HomeService {
 }
 
 extension HomeAgent {
+    /// The key of a detector's safety alarm: one open alarm per detector.
+    static func hazardKey(_ device: DeviceID) -> String { "hazard:\(device)" }
+
     /// The detectors whose firing is an alarm at once.
     public static let hazardKinds: Set<String> = Set([DeviceKind.smoke, .gas, .water, .fall].map(\.rawValue))
 }

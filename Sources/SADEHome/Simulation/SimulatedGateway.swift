@@ -7,13 +7,19 @@ public struct SimulatedGateway: Sendable {
     /// The home service whose commands it carries out.
     public let home: HomeService
 
-    /// A gateway for `home`'s flats.
-    public init(home: HomeService) { self.home = home }
+    /// Whether this node's gateway answers now (with several nodes, one does).
+    public let isActive: @Sendable () -> Bool
+
+    /// A gateway for `home`'s flats, answering while `when` says so.
+    public init(home: HomeService, when isActive: @escaping @Sendable () -> Bool = { true }) {
+        self.home = home
+        self.isActive = isActive
+    }
 
     /// Carries out commands until cancelled.
     public func run() async {
         for await event in home.events.subscribe(flats: nil) {
-            guard case .serviceCalled(let flat, let device, let value, _) = event else { continue }
+            guard case .serviceCalled(let flat, let device, let value, _) = event, isActive() else { continue }
             _ = try? await home.ingest([StateEvent(device: device.id, value: value, time: home.clock.now)], flat: flat)
         }
     }

@@ -68,14 +68,15 @@ public enum DemoHomes {
             while !Task.isCancelled {
                 guard (try? await system.platform.clock.sleep(for: interval)) != nil else { return }
                 let to = system.now()
+                defer { from = to }
+                guard system.evaluates else { continue }  // with several nodes, the evaluating one simulates the homes
                 for (flat, routine) in live {
                     let events = routine.events(from: from, to: to)
                     if !events.isEmpty { _ = try? await system.home.ingest(events, flat: flat) }
                 }
-                from = to
             }
         })
-        system.keep(Task { await SimulatedGateway(home: system.home).run() })
+        system.keep(Task { await SimulatedGateway(home: system.home, when: { system.evaluates }).run() })
     }
 
     /// The flat's routine: Joseph's goes quiet from the morning after the demo's first day.

@@ -30,11 +30,15 @@ package final class EvaluationLease: Sendable {
     let logger: Logger
     /// Called when the gate opens (collect at once).
     let opened: @Sendable () async -> Void
+    /// Called when the gate closes after `opened` (the lease lost, or not renewed in time).
+    let closed: @Sendable () async -> Void
+    /// Whether `opened` was called and `closed` not since.
+    private let announced = Mutex(false)
     private let state = Mutex<(expiresAt: Date?, fencing: Int64?)>((nil, nil))
 
     package init(
         leases: PostgresLeases, node: String, period: Duration, gate: EvaluationGate, clock: PipelineClock, logger: Logger,
-        opened: @escaping @Sendable () async -> Void
+        opened: @escaping @Sendable () async -> Void, closed: @escaping @Sendable () async -> Void = {}
     ) {
         self.leases = leases
         self.node = node
@@ -43,6 +47,7 @@ package final class EvaluationLease: Sendable {
         self.clock = clock
         self.logger = logger
         self.opened = opened
+        self.closed = closed
     }
 
     /// When this node's lease runs out unless renewed, and its fencing token, while it
@@ -66,6 +71,7 @@ package final class EvaluationLease: Sendable {
             if let held {
                 if gate.open(until: validUntil) {
                     logger.info("this node evaluates the samples now", metadata: ["node": "\(node)", "fencing": "\(held)"])
+                    announced.withLock { $0 = true }
                     await opened()
                 }
             } else if gate.close() {
@@ -75,6 +81,17 @@ package final class EvaluationLease: Sendable {
             // Unrenewed, the gate closes by itself before the lease may be another node's.
             logger.warning("the evaluation lease could not be renewed", metadata: ["error": "\(error)"])
         }
+        await announceClosed()
+    }
+
+    /// Calls `closed` once after `opened` when the gate is shut.
+    private func announceClosed() async {
+        guard !gate.isOpen else { return }
+        let wasAnnounced = announced.withLock { announced in
+            defer { announced = false }
+            return announced
+        }
+        if wasAnnounced { await closed() }
     }
 
     /// Renews every third of the period until cancelled, on the platform's clock.
@@ -88,6 +105,7 @@ package final class EvaluationLease: Sendable {
     /// Gives the lease up (at shutdown), so another node takes over at once.
     package func release() async {
         gate.close()
+        await announceClosed()
         state.withLock { $0 = (nil, nil) }
         do {
             try await leases.release([Self.name], by: node)

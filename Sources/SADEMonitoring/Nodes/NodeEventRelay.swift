@@ -1,0 +1,174 @@
+import Foundation
+import Logging
+import SADEPostgres
+import Synchronization
+
+/// Carries live events between nodes sharing a database, so that a client connected to
+/// any node sees what happened on every node: what is handed to ``enqueue(_:)`` here
+/// goes out with `NOTIFY` on ``channel`` (several events per notification, each under
+/// PostgreSQL's 8,000-byte payload limit), and what other nodes send is handed to
+/// `deliver` here. Best effort, like the hubs it joins: events sent while a node's
+/// connection is lost do not reach it.
+///
+/// The monitoring dashboard's events (``MonitoringEventRelay``) and the homes' go
+/// through one each.
+package final class NodeEventRelay<Event: Codable & Sendable>: Sendable {
+    /// The most bytes of events in one notification.
+    static var payloadLimit: Int { 7_500 }
+
+    let pool: PostgresPool
+    /// The notification channel.
+    let channel: String
+    let node: String
+    let logger: Logger
+    /// `event` in smaller parts when it can be split (by halves), `nil` when not.
+    private let split: @Sendable (Event) -> [Event]?
+    /// Hands another node's event to this node's subscribers.
+    private let deliver: @Sendable (Event) async -> Void
+    /// Events handed here and not sent yet (the oldest dropped beyond 10,000), and a
+    /// wake-up for the sender.
+    private let pending = Mutex<[Event]>([])
+    private let news: AsyncStream<Void>
+    private let signal: AsyncStream<Void>.Continuation
+
+    /// What one notification carries.
+    struct Envelope: Codable {
+        let node: String
+        let events: [Event]
+    }
+
+    package init(
+        pool: PostgresPool, channel: String, node: String, logger: Logger, split: @escaping @Sendable (Event) -> [Event]? = { _ in nil },
+        deliver: @escaping @Sendable (Event) async -> Void
+    ) {
+        self.pool = pool
+        self.channel = channel
+        self.node = node
+        self.logger = logger
+        self.split = split
+        self.deliver = deliver
+        (news, signal) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+    }
+
+    /// Sends `event` to the other nodes with the next notification.
+    package func enqueue(_ event: Event) {
+        pending.withLock { events in
+            events.append(event)
+            if events.count > 10_000 { events.removeFirst(events.count - 10_000) }
+        }
+        signal.yield()
+    }
+
+    /// Sends this node's events until cancelled: whatever waits when the sender wakes
+    /// goes out together, as few notifications as fit.
+    package func send() async {
+        for await _ in news { await flush() }
+    }
+
+    /// Sends what waits now (at shutdown, after the last evaluation).
+    package func flush() async {
+        let events = pending.withLock { events in
+            defer { events = [] }
+            return events
+        }
+        for payload in payloads(events) {
+            do {
+                try await pool.notify(channel, payload)
+            } catch {
+                logger.warning("live events not sent to the other nodes", metadata: ["channel": "\(channel)", "error": "\(error)"])
+            }
+        }
+    }
+
+    /// Starts listening for the other nodes' events: once this returns, none sent after
+    /// is missed while the connection lives. Pass the stream to ``receive(_:)``.
+    package func listen() async -> AsyncThrowingStream<String, any Error>? {
+        do {
+            return try await pool.listen(channel)
+        } catch {
+            logger.warning("not listening for other nodes' live events yet", metadata: ["channel": "\(channel)", "error": "\(error)"])
+            return nil
+        }
+    }
+
+    /// Delivers the other nodes' events here until cancelled, from `first`
+    /// (``listen()``'s stream), listening again after a lost connection.
+    package func receive(_ first: AsyncThrowingStream<String, any Error>?) async {
+        var stream = first
+        while !Task.isCancelled {
+            if stream == nil { stream = await listen() }
+            do {
+                for try await payload in stream ?? AsyncThrowingStream { $0.finish() } {
+                    guard let envelope = try? JSONDecoder().decode(Envelope.self, from: Data(payload.utf8)) else {
+                        logger.warning("an unreadable live-event notification was ignored", metadata: ["channel": "\(channel)", "bytes": "\(payload.utf8.count)"])
+                        continue
+                    }
+                    guard envelope.node != node else { continue }
+                    for event in envelope.events { await deliver(event) }
+                }
+            } catch {
+                if Task.isCancelled { return }
+                logger.warning("the live events from other nodes stopped; listening again", metadata: ["channel": "\(channel)", "error": "\(error)"])
+            }
+            stream = nil
+            guard (try? await Task.sleep(for: .seconds(1))) != nil else { return }
+        }
+    }
+
+    /// The events as notification payloads of at most ``payloadLimit`` bytes each; an
+    /// event too large for one is split in halves until each part fits.
+    func payloads(_ events: [Event]) -> [String] {
+        var payloads: [String] = []
+        var batch: [Event] = []
+        for event in events.flatMap(fitting) {
+            if let payload = encoded(batch + [event]), payload.utf8.count <= Self.payloadLimit {
+                batch.append(event)
+            } else {
+                if !batch.isEmpty, let payload = encoded(batch) { payloads.append(payload) }
+                batch = [event]
+            }
+        }
+        if !batch.isEmpty, let payload = encoded(batch) { payloads.append(payload) }
+        return payloads
+    }
+
+    /// `event` in parts that each fit in a notification alone; nothing (and a warning)
+    /// for an event that cannot be split and does not fit.
+    private func fitting(_ event: Event) -> [Event] {
+        if let alone = encoded([event]), alone.utf8.count <= Self.payloadLimit { return [event] }
+        guard let parts = split(event) else {
+            logger.warning("a live event too large to relay was left out", metadata: ["channel": "\(channel)"])
+            return []
+        }
+        return parts.flatMap(fitting)
+    }
+
+    private func encoded(_ events: [Event]) -> String? {
+        (try? JSONEncoder().encode(Envelope(node: node, events: events))).map { String(decoding: $0, as: UTF8.self) }
+    }
+}
+
+/// The monitoring dashboard's live events between nodes: every sample, score, alert
+/// and acknowledgement reaches the clients of every node.
+package typealias MonitoringEventRelay = NodeEventRelay<MonitoringEvent>
+
+extension NodeEventRelay where Event == MonitoringEvent {
+    /// The notification channel.
+    package static var channel: String { "sade_events" }
+
+    /// A relay of what is published on `hub` to the other nodes' hubs, and back.
+    package convenience init(pool: PostgresPool, hub: MonitoringEventHub, node: String, logger: Logger) {
+        self.init(pool: pool, channel: Self.channel, node: node, logger: logger, split: Self.halves) { event in hub.publishRelayed(event) }
+        hub.relay { [weak self] event in self?.enqueue(event) }
+    }
+
+    /// A samples event of several observations in two halves (an event too large for one notification).
+    private static func halves(_ event: MonitoringEvent) -> [MonitoringEvent]? {
+        guard case .samples(let samples) = event, samples.observations.count > 1 else { return nil }
+        let middle = samples.observations.count / 2
+        var first = samples, second = samples
+        first.observations = Array(samples.observations[..<middle])
+        second.observations = Array(samples.observations[middle...])
+        return [.samples(first), .samples(second)]
+    }
+}
