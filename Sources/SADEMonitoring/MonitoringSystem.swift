@@ -183,7 +183,8 @@ public final class MonitoringSystem: Sendable {
             }
         } catch { throw MonitoringError(opening: "the home store", error) }
         let home = HomeService(
-            store: homeStore, desk: alertDesk, platform: platform, clock: OutboxClock(clock: platform.clock, origin: configuration.epoch))
+            store: homeStore, desk: alertDesk, platform: platform, clock: OutboxClock(clock: platform.clock, origin: configuration.epoch),
+            agentsRunHere: configuration.postgres == nil)
         self.home = home
         events = MonitoringEventHub()
         simulatedMonitors = SimulatedMonitorSource(

@@ -20,8 +20,10 @@ public actor HomeService {
     /// The platform's time as dates.
     nonisolated public let clock: OutboxClock
     private var agents: [FlatID: Agent] = [:]
-    /// Where facts go for a flat whose agent runs on another node.
-    private let elsewhere = Mutex<(@Sendable (FlatID, HomeFacts) -> Void)?>(nil)
+    /// Whether the home agents run here (with several nodes, on one of them).
+    private var agentsRunHere: Bool
+    /// Where news for the agents goes when they run on another node.
+    private let elsewhere = Mutex<(@Sendable (AgentNews) -> Void)?>(nil)
     /// Actuator commands waiting for their device to confirm, by context.
     var pending: [UUID: PendingCall] = [:]
     private let logger: Logger
@@ -30,8 +32,9 @@ public actor HomeService {
     public init(
         store: any HomeStore, desk: AlertDesk?, platform: Environment, clock: OutboxClock, events: HomeEventHub = HomeEventHub(),
         policy: @escaping @Sendable (Flat) -> EscalationPolicy = HomeAlarms.remindCarers,
-        logger: Logger = Logger(label: "sade.home")
+        agentsRunHere: Bool = true, logger: Logger = Logger(label: "sade.home")
     ) {
+        self.agentsRunHere = agentsRunHere
         self.store = store
         self.events = events
         self.alarms = HomeAlarms(store: store, desk: desk, events: events, policy: policy)
@@ -40,8 +43,9 @@ public actor HomeService {
         self.logger = logger
     }
 
-    /// Starts a home agent for every flat that has none.
+    /// Starts a home agent for every flat that has none (from now on, the agents run here).
     public func startAgents() async throws {
+        agentsRunHere = true
         for flat in try await store.flats() where agents[flat.id] == nil { try await startAgent(for: flat) }
     }
 
@@ -58,7 +62,7 @@ public actor HomeService {
 
     /// Detectors that are firing and whose firing no message has answered yet: news the
     /// agent did not hear (it ran on a node that died before the facts reached this one).
-    private func standingHazards(in flat: Flat) async throws -> [Hazard] {
+    package func standingHazards(in flat: Flat) async throws -> [Hazard] {
         var hazards: [Hazard] = []
         for state in try await store.states(flat: flat.id) where HomeAgent.hazardKinds.contains(state.device.kind.rawValue) {
             guard let latest = state.latest, latest.isOn, let since = state.lastChanged else { continue }
@@ -71,8 +75,9 @@ public actor HomeService {
         return hazards
     }
 
-    /// Stops every home agent.
+    /// Stops every home agent (from now on, they run elsewhere).
     public func stopAgents() async {
+        agentsRunHere = false
         for agent in agents.values { await agent.stop() }
         agents = [:]
     }
@@ -80,10 +85,10 @@ public actor HomeService {
     /// The home agent of `flat`, if it runs.
     public func agent(of flat: FlatID) -> Agent? { agents[flat] }
 
-    /// Creates a flat and starts its agent.
+    /// Creates a flat and starts its agent (here, or where the agents run).
     public func createFlat(_ plan: FlatPlan) async throws -> Flat {
         let flat = try await store.createFlat(plan)
-        try await startAgent(for: flat)
+        if agentsRunHere { try await startAgent(for: flat) } else { elsewhere.withLock { $0 }?(.flatAdded(flat.id)) }
         return flat
     }
 
@@ -106,7 +111,7 @@ public actor HomeService {
         let recorded = try await store.record(batch)
         let facts = Self.facts(of: batch, in: flat, before: before)
         if !facts.isEmpty {
-            if let agent = agents[id] { await agent.perceive(facts) } else { elsewhere.withLock { $0 }?(id, facts) }
+            if let agent = agents[id] { await agent.perceive(facts) } else { elsewhere.withLock { $0 }?(.facts(flat: id, facts)) }
         }
         if events.isHeard { publish(batch, of: flat, before: before) }
         confirmCalls(batch)
@@ -114,15 +119,25 @@ public actor HomeService {
         return recorded
     }
 
-    /// Has `handler` told what a batch means for a flat whose agent does not run here
-    /// (the agents run on one node of several: the one that evaluates).
-    nonisolated package func forwardFacts(to handler: @escaping @Sendable (FlatID, HomeFacts) -> Void) {
+    /// Has `handler` told what the agents must hear when they run on another node (the
+    /// agents run on one node of several: the one that evaluates).
+    nonisolated package func forward(to handler: @escaping @Sendable (AgentNews) -> Void) {
         elsewhere.withLock { $0 = handler }
     }
 
-    /// Tells the flat's agent, if it runs here, what a batch another node took means.
-    package func perceive(_ facts: HomeFacts, flat: FlatID) async {
-        if let agent = agents[flat] { await agent.perceive(facts) }
+    /// Tells the agents here what another node learnt: a batch's facts, a new flat.
+    package func receive(_ news: AgentNews) async {
+        guard agentsRunHere else { return }
+        switch news {
+        case .facts(let flat, let facts):
+            if let agent = agents[flat] { await agent.perceive(facts) }
+        case .flatAdded(let id):
+            do {
+                if agents[id] == nil { try await startAgent(for: try await store.flat(id)) }
+            } catch {
+                logger.error("the home agent of a flat made on another node did not start", metadata: ["flat": "\(id)", "error": "\(error)"])
+            }
+        }
     }
 
     /// Resolves the actuator calls waiting here that a state another node took confirms.
@@ -176,9 +191,17 @@ public actor HomeService {
     }
 }
 
+/// What a home service whose agents run on another node tells that node.
+package enum AgentNews: Hashable, Sendable, Codable {
+    /// What a batch of a flat's events means for its agent.
+    case facts(flat: FlatID, HomeFacts)
+    /// A flat was made: start its agent.
+    case flatAdded(FlatID)
+}
+
 extension HomeAgent {
     /// The key of a detector's safety alarm: one open alarm per detector.
-    static func hazardKey(_ device: DeviceID) -> String { "hazard:\(device)" }
+    public static func hazardKey(_ device: DeviceID) -> String { "hazard:\(device)" }
 
     /// The detectors whose firing is an alarm at once.
     public static let hazardKinds: Set<String> = Set([DeviceKind.smoke, .gas, .water, .fall].map(\.rawValue))

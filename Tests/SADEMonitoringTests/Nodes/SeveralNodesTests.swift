@@ -11,7 +11,7 @@ import Testing
 
 /// Returns once `condition` holds, giving way to other work between looks (or when the
 /// test is cancelled at its time limit: the expectations that follow then fail).
-private func until(_ condition: () async throws -> Bool) async rethrows {
+func until(_ condition: () async throws -> Bool) async rethrows {
     while try await !condition(), !Task.isCancelled { await Task.yield() }
 }
 
