@@ -116,6 +116,8 @@ public final class MonitoringSystem: Sendable {
     public let homeStore: any HomeStore
     /// The smart homes' service: ingestion, the home agents, the live event bus.
     public let home: HomeService
+    /// The wearable facade's projects and data items.
+    public let wearableStore: WearableStore
     /// Which node evaluates, when several share ``Configuration/postgres``.
     let evaluationLease: EvaluationLease?
     let logger: Logger
@@ -160,6 +162,11 @@ public final class MonitoringSystem: Sendable {
                 ?? configuration.dataDirectory.map { directory throws(HealthError) in try SQLiteHealthStore(directory: directory) }
                 ?? SQLiteHealthStore.inMemory() as any HealthStore & ClinicalRegistry
         } catch { throw MonitoringError(error) }
+        if let postgres = configuration.postgres {
+            wearableStore = WearableStore(records: try await PostgresWearableRecords(postgres))
+        } else {
+            wearableStore = WearableStore(database: database)
+        }
         access = AccessRules(registry: health)
         appNotifications = AppNotificationHub()
         var channels: [any NotificationChannel] = [appNotifications]

@@ -14,8 +14,8 @@ public struct WearableFacade: Sendable {
     public let health: any HealthStore & ClinicalRegistry
 
     /// The facade over the system's stores.
-    public init(database: MonitoringDatabase, accounts: AccountStore, health: any HealthStore & ClinicalRegistry) {
-        store = WearableStore(database: database)
+    public init(store: WearableStore, accounts: AccountStore, health: any HealthStore & ClinicalRegistry) {
+        self.store = store
         self.accounts = accounts
         self.health = health
     }
@@ -55,7 +55,7 @@ public struct WearableFacade: Sendable {
     ///
     /// - Throws: ``MonitoringError/notFound(_:)`` when there is no such project.
     public func changeProject(of account: UserAccount, to projectID: Int) async throws(MonitoringError) {
-        guard try store.project(projectID) != nil else { throw .notFound("no project \(projectID)") }
+        guard try await store.project(projectID) != nil else { throw .notFound("no project \(projectID)") }
         var account = account
         account.projectID = projectID
         try await accounts.update(account)
@@ -76,7 +76,7 @@ public struct WearableFacade: Sendable {
         guard account.role != .device else { throw .forbidden("data items are sent with a user's login token, not a device token") }
         try reading.validate()
         let source = "wearable:\(account.username)"
-        let (item, samples) = try store.add(reading, ownerID: account.id, at: date) { item, previous in
+        let (item, samples) = try await store.add(reading, ownerID: account.id, at: date) { item, previous in
             guard let patient = account.patientID else { return [] }
             return WearableSampleMapping.samples(of: item, previous: previous, patient: patient, source: source)
         }
@@ -84,7 +84,7 @@ public struct WearableFacade: Sendable {
         do {
             try await health.save(samples, as: .system)
         } catch {
-            _ = try? store.delete(item.id)
+            _ = try? await store.delete(item.id)
             throw MonitoringError(error)
         }
         return item
@@ -94,7 +94,7 @@ public struct WearableFacade: Sendable {
     ///
     /// - Throws: ``MonitoringError/notFound(_:)`` or ``MonitoringError/forbidden(_:)``.
     public func item(_ id: Int64, for account: UserAccount) async throws(MonitoringError) -> (item: WearableDataItem, owner: UserAccount?) {
-        guard let item = try store.item(id) else { throw .notFound("no data item \(id)") }
+        guard let item = try await store.item(id) else { throw .notFound("no data item \(id)") }
         guard item.ownerID == account.id || account.role == .admin else { throw .forbidden("data item \(id) is not yours") }
         let owner = item.ownerID == account.id ? account : try await accounts.account(id: item.ownerID)
         return (item, owner)
@@ -106,14 +106,14 @@ public struct WearableFacade: Sendable {
         if !item.sampleIDs.isEmpty {
             _ = try await call { () async throws(HealthError) in try await health.delete(item.sampleIDs, as: .system) }
         }
-        try store.delete(id)
+        try await store.delete(id)
     }
 
     /// The data items of the accounts in `projectID`, oldest first.
     public func items(inProject projectID: Int) async throws(MonitoringError) -> [WearableDataItem] {
-        guard try store.project(projectID) != nil else { throw .notFound("no project \(projectID)") }
+        guard try await store.project(projectID) != nil else { throw .notFound("no project \(projectID)") }
         let members = try await accounts.accounts().filter { $0.projectID == projectID }.map(\.id)
-        return try store.items(ownedByAnyOf: members)
+        return try await store.items(ownedByAnyOf: members)
     }
 
     /// Deletes an account and its data items (their samples stay in the patient's record);
@@ -121,7 +121,7 @@ public struct WearableFacade: Sendable {
     @discardableResult
     public func deleteAccount(_ id: String) async throws(MonitoringError) -> Bool {
         let existed = try await accounts.delete(id)
-        try store.deleteItems(ownedBy: id)
+        try await store.deleteItems(ownedBy: id)
         return existed
     }
 
@@ -132,5 +132,5 @@ public struct WearableFacade: Sendable {
 
 extension MonitoringSystem {
     /// The wearable thesis's facade: its users, projects and data items.
-    public var wearable: WearableFacade { WearableFacade(database: database, accounts: accounts, health: health) }
+    public var wearable: WearableFacade { WearableFacade(store: wearableStore, accounts: accounts, health: health) }
 }

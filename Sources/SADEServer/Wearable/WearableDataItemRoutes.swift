@@ -16,7 +16,7 @@ extension MonitoringServer {
 
         items.get { _, context -> Response in
             let caller = try context.requireCaller()
-            return try JSONBody.response(try system.wearable.store.items(ownedBy: caller.id).map { WearableDataItemView($0) })
+            return try JSONBody.response(try await system.wearable.store.items(ownedBy: caller.id).map { WearableDataItemView($0) })
         }
 
         // The item with its owner's name, for the admin panel's pop-up (thesis Figure 4.48).

@@ -8,13 +8,13 @@ extension MonitoringServer {
     func addWearableProjectRoutes(to projects: RouterGroup<MonitoringRequestContext>) {
         projects.get { _, context -> Response in
             _ = try context.requireCaller()
-            return try JSONBody.response(try system.wearable.store.projects().map(WearableProjectView.init))
+            return try JSONBody.response(try await system.wearable.store.projects().map(WearableProjectView.init))
         }
 
         projects.post { request, context -> Response in
             let admin = try context.requireAdmin()
             let input = try await JSONBody.decode(WearableProjectInput.self, from: request, limit: configuration.maxBodyBytes)
-            let project = try system.wearable.store.createProject(name: input.name, description: input.description, adminID: admin.id, at: system.now())
+            let project = try await system.wearable.store.createProject(name: input.name, description: input.description, adminID: admin.id, at: system.now())
             return try JSONBody.response(WearableProjectView(project), status: .created)
         }
 
@@ -29,7 +29,7 @@ extension MonitoringServer {
         projects.get(":id") { _, context -> Response in
             _ = try context.requireCaller()
             let id: Int = try wearableNumber("id", in: context)
-            guard let project = try system.wearable.store.project(id) else { throw APIError.notFound("no project \(id)") }
+            guard let project = try await system.wearable.store.project(id) else { throw APIError.notFound("no project \(id)") }
             return try JSONBody.response(WearableProjectView(project))
         }
     }

@@ -46,15 +46,16 @@ struct SharedHomeStoreTests {
         // 40 batches of 10 readings each, alternating nodes, all in the first hour; readings 1…400 in time order.
         // Each batch has a motion in the kitchen but one, whose motion in the hall is the newest of all.
         try await withThrowingTaskGroup(of: [RecordedEvent].self) { group in
+            var sequences: [Int64] = []
             for batch in 0..<40 {
                 let node = batch.isMultiple(of: 2) ? a : b
                 let events = (0..<10).map { index in
                     let n = Double(batch * 10 + index + 1)
                     return StateEvent(device: meter, value: n, time: Self.at(n))
                 } + [StateEvent(device: batch == 17 ? hall : kitchen, value: 1, time: Self.at(batch == 17 ? 1000 : Double(batch * 10 + 1)))]
+                if batch >= 8, let recorded = try await group.next() { sequences += recorded.map(\.sequence) }  // as many at once as connections
                 group.addTask { try await node.record(events) }
             }
-            var sequences: [Int64] = []
             for try await recorded in group { sequences += recorded.map(\.sequence) }
             #expect(Set(sequences).count == 440, "every event has a sequence number of its own")
         }

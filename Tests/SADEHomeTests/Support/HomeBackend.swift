@@ -31,7 +31,9 @@ enum HomeBackend: String, CaseIterable, CustomTestStringConvertible {
         case .postgres:
             var url = place
             if url == nil { url = try await self.place() }
-            let pool = try await PostgresPool.connect(PostgresLocation(url: url ?? ""), maximumConnections: 4, timeout: .seconds(30))
+            // Correctness, not latency: with every suite at once, a batch may wait long for a connection.
+            let pool = try await PostgresPool.connect(
+                PostgresLocation(url: url ?? ""), maximumConnections: 4, timeout: .seconds(30), leaseTimeout: .seconds(120))
             return try await PostgresHomeStore(pool)
         }
     }

@@ -62,7 +62,7 @@ struct WearableDataItemTests {
             let device = try await harness.system.devices.issue(for: "wearable-ana", label: "bedside monitor").secret
             #expect(try await harness.request(.post, "/Api/DataItem", token: device, raw: #"{"heartBpm": 70}"#).status == .forbidden)
             let ana = try #require(try await harness.system.accounts.account(username: "ana"))
-            #expect(try harness.system.wearable.store.items(ownedBy: ana.id).isEmpty)
+            #expect(try await harness.system.wearable.store.items(ownedBy: ana.id).isEmpty)
         }
     }
 
