@@ -175,7 +175,7 @@ extension ServeCommand {
         do {
             let pool = try await PostgresPool.connect(location)
             let health = try await PostgresHealthStore(pool)
-            say("health store, accounts, alerts and notifications: PostgreSQL at \(location)")
+            say("health store, accounts, alerts, notifications, homes and wearable data: PostgreSQL at \(location)")
             return (health, pool)
         } catch let failure as PostgresFailure where failure.isUnavailable {
             throw Self.unavailable(failure.description)

@@ -28,19 +28,25 @@ struct ServeDatabaseProcessTests {
         #expect(result.error.contains("invalid database URL") && !result.error.contains("hunter2"), "\(result.error)")
     }
 
-    @Test("--demo on PostgreSQL: registry, accounts and samples are in the database; a second node with a data directory of its own logs in and reads them")
+    @Test("""
+        --demo on PostgreSQL: registry, accounts, samples and homes are in the database; a second node with a data directory of \
+        its own logs in and reads them
+        """)
     func samplesInPostgres() async throws {
         let url = try await PostgresTestServer.makeDatabase()
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("sade-serve-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: data) }
         let (server, base) = try await ServeProcessTests.serve(["--demo", "--data", data, "--database", url])
-        #expect(await server.line(containing: "accounts, alerts and notifications: PostgreSQL") != nil)
+        #expect(await server.line(containing: "alerts, notifications, homes and wearable data: PostgreSQL") != nil)
         let admin = try await ServeProcessTests.login(base, "admin")
         let accepted = try await HarnessResponse.json(
             .post, base + "/api/v1/patients/patient-05/observations", token: admin,
             [ServeProcessTests.Sample(type: "heartRate", value: 171, start: Date().formatted(.iso8601))])
         #expect(accepted.status == .created, "\(accepted.text)")
         let id = try #require((accepted.object?["ids"] as? [String])?.first.flatMap(UUID.init(uuidString:)))
+        let flats = try await HarnessResponse.json(.get, base + "/api/v1/homes", token: admin)
+        let names = (flats.array as? [[String: Any]])?.compactMap { $0["name"] as? String }
+        #expect(names?.count == DemoHomes.flats.count, "\(flats.text)")
         server.signal(SIGTERM)
         #expect(await server.finish().status == 0)
 
@@ -60,6 +66,8 @@ struct ServeDatabaseProcessTests {
         let token = try await ServeProcessTests.login(secondBase, "admin")
         let read = try await HarnessResponse.json(.get, secondBase + "/api/v1/patients/patient-05/observations?type=heartRate", token: token)
         #expect((read.array as? [[String: Any]])?.contains { ($0["id"] as? String).flatMap(UUID.init(uuidString:)) == id } == true)
+        let flatsThere = try await HarnessResponse.json(.get, secondBase + "/api/v1/homes", token: token)
+        #expect((flatsThere.array as? [[String: Any]])?.compactMap { $0["name"] as? String } == names, "the demo's flats, with their history")
         again.signal(SIGTERM)
         #expect(await again.finish().status == 0)
     }
