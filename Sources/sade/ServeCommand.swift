@@ -60,6 +60,11 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "The secret that signs login tokens (default: SADE_TOKEN_SECRET, else one kept in --database for every node, else random per run).")
     var tokenSecret: String?
 
+    @Option(
+        name: .customLong("trusted-proxy"),
+        help: "The address of a proxy in front of this node (e.g. nginx), whose X-Forwarded-For names the client; repeat for several.")
+    var trustedProxies: [String] = []
+
     @Option(help: "The largest request body accepted, in bytes.")
     var maxBodyBytes = 1 << 20
 
@@ -110,7 +115,8 @@ struct ServeCommand: AsyncParsableCommand {
             configuration: ServerConfiguration(
                 host: host, port: port, maxBodyBytes: maxBodyBytes, requestsPerSecond: rateLimit, requestBurst: rateLimit * 2,
                 tokenSecret: secret,
-                dashboardDirectory: ProcessInfo.processInfo.environment["SADE_DASHBOARD_DIR"].map { URL(fileURLWithPath: $0) }),
+                dashboardDirectory: ProcessInfo.processInfo.environment["SADE_DASHBOARD_DIR"].map { URL(fileURLWithPath: $0) },
+                trustedProxies: Set(trustedProxies)),
             issueTrack: issueTrack)
         let host = host
         let application = server.makeApplication(logger: Logger(label: "sade.server")) { port in

@@ -101,6 +101,37 @@ struct AuthTests {
         }
     }
 
+    @Test("behind a trusted proxy, login attempts are limited per forwarded client; anyone else's X-Forwarded-For is ignored")
+    func clientsBehindAProxy() async throws {
+        @Sendable func attempts(_ harness: ServerHarness, from client: String, _ count: Int) async throws -> [Int] {
+            var statuses: [Int] = []
+            for _ in 0..<count {
+                statuses.append(
+                    try await harness.request(
+                        .post, "/api/v1/auth/login", json: ["username": "admin", "password": "wrong-password"],
+                        headers: [.forwardedFor: "203.0.113.9, \(client)"]
+                    ).status.code)
+            }
+            return statuses
+        }
+        try await ServerHarness.run(configure: { $0.loginAttemptsPerSecond = 0.0001; $0.loginBurst = 2; $0.trustedProxies = ["127.0.0.1"] }) { harness in
+            let first = try await attempts(harness, from: "198.51.100.1", 3)
+            let second = try await attempts(harness, from: "198.51.100.2", 1)
+            #expect(first == [401, 401, 429])
+            #expect(second == [401], "another client behind the same proxy has attempts of its own")
+        }
+        // Not a trusted proxy: the header is the client's own word, and changes nothing.
+        try await ServerHarness.run(configure: { $0.loginAttemptsPerSecond = 0.0001; $0.loginBurst = 2 }) { harness in
+            let first = try await attempts(harness, from: "198.51.100.1", 2)
+            let second = try await attempts(harness, from: "198.51.100.2", 1)
+            #expect(first == [401, 401])
+            #expect(second == [429])
+        }
+        #expect(ClientAddressMiddleware.client(forwardedFor: ["10.0.0.5, 10.0.0.1", "10.0.0.2"], behind: ["10.0.0.1", "10.0.0.2"]) == "10.0.0.5")
+        #expect(ClientAddressMiddleware.client(forwardedFor: ["10.0.0.1"], behind: ["10.0.0.1"]) == nil)
+        #expect(ClientAddressMiddleware.client(forwardedFor: [], behind: ["10.0.0.1"]) == nil)
+    }
+
     @Test("a live-event stream ends when its token expires")
     func streamEndsWithToken() async throws {
         try await ServerHarness.run(configure: { $0.tokenLifetime = 60 }) { harness in

@@ -10,8 +10,9 @@ public struct MonitoringRequestContext: RequestContext {
     public var caller: UserAccount?
     /// When the caller's login token expires (`nil` for device tokens).
     public var credentialsExpireAt: Date?
-    /// The client's IP address, for rate limiting.
-    public let remoteAddress: String?
+    /// The client's IP address, for rate limiting: the peer's, or the one a trusted
+    /// proxy forwarded for (``ClientAddressMiddleware``).
+    public internal(set) var remoteAddress: String?
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = CoreRequestContextStorage(source: source)

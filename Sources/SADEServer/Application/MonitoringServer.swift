@@ -52,6 +52,7 @@ public struct MonitoringServer: Sendable {
     /// The routes, with error mapping, authentication and rate limiting in front.
     public func makeRouter() -> Router<MonitoringRequestContext> {
         let router = Router(context: MonitoringRequestContext.self, options: .caseInsensitive)
+        if !configuration.trustedProxies.isEmpty { router.add(middleware: ClientAddressMiddleware(trustedProxies: configuration.trustedProxies)) }
         router.add(middleware: MetricsMiddleware(metrics: metrics))
         router.add(middleware: ErrorMiddleware())
         router.add(middleware: RateLimitMiddleware(limiter: addressLimiter, byAddress: true))

@@ -30,13 +30,18 @@ public struct ServerConfiguration: Sendable {
     /// working on the dashboard without rebuilding); the assets built into the module
     /// when `nil`.
     public var dashboardDirectory: URL?
+    /// The addresses of the proxies in front of the server (a load balancer such as
+    /// nginx before several nodes): for a request from one of them, the client is the
+    /// address its `X-Forwarded-For` names, for rate limits and logins. Anyone else's
+    /// `X-Forwarded-For` is ignored.
+    public var trustedProxies: Set<String>
 
     /// A configuration.
     public init(
         host: String = "127.0.0.1", port: Int = 8080, maxBodyBytes: Int = 1 << 20, maxBatchSamples: Int = 5000,
         requestsPerSecond: Double = 200, requestBurst: Double = 400, requestsPerSecondPerAddress: Double = 2000,
         loginAttemptsPerSecond: Double = 5, loginBurst: Double = 50, tokenLifetime: TimeInterval = 8 * 3600,
-        tokenSecret: String? = nil, dashboardDirectory: URL? = nil
+        tokenSecret: String? = nil, dashboardDirectory: URL? = nil, trustedProxies: Set<String> = []
     ) {
         self.host = host
         self.port = port
@@ -50,5 +55,6 @@ public struct ServerConfiguration: Sendable {
         self.tokenLifetime = tokenLifetime
         self.tokenSecret = tokenSecret
         self.dashboardDirectory = dashboardDirectory
+        self.trustedProxies = trustedProxies
     }
 }
