@@ -22,7 +22,7 @@ extension PostgresHomeStore {
         }
     }
 
-    /// Inserts the events in one statement; their sequence numbers follow their order.
+    /// Inserts the events in one statement, in their order, so that their sequence numbers follow it.
     private static func insert(
         _ events: [StateEvent], devices: [DeviceID: Device], on connection: PostgresConnection, _ database: PostgresPool
     ) async throws -> [RecordedEvent] {
@@ -34,7 +34,8 @@ extension PostgresHomeStore {
             SELECT device, flat, value, NULLIF(battery, -1), time, activity
             FROM UNNEST(\(events.map(\.device))::bigint[], \(flats)::bigint[], \(events.map(\.value))::float8[],
                         \(events.map { $0.battery ?? -1 })::bigint[], \(events.map { milliseconds($0.time) })::bigint[], \(activity)::bool[])
-                AS batch (device, flat, value, battery, time, activity)
+                WITH ORDINALITY AS batch (device, flat, value, battery, time, activity, position)
+            ORDER BY position
             RETURNING seq
             """, database)
         let sequences = try rows.map { try $0.decode(Int64.self) }.sorted()
@@ -138,7 +139,7 @@ extension PostgresHomeStore {
             try await connection.rows(
                 """
                 SELECT value, battery, time FROM home_event
-                WHERE device = \(device) AND time >= \(Self.milliseconds(start)) AND time < \(Self.milliseconds(end)) ORDER BY time LIMIT \(limit)
+                WHERE device = \(device) AND time >= \(Self.milliseconds(start)) AND time < \(Self.milliseconds(end)) ORDER BY time, seq LIMIT \(limit)
                 """, database
             ).map { row in
                 let (value, battery, time) = try row.decode((Double, Int?, Int64).self)

@@ -90,11 +90,13 @@ extension PostgresHomeStore {
 
     // MARK: Rows
 
-    /// Locks a flat's row until the transaction ends: its changes and its events' batches take turns across nodes.
+    /// Locks a flat's row until the transaction ends: its changes and its events' batches
+    /// take turns across nodes (the key itself is not locked: rooms and devices added to
+    /// it meanwhile do not wait).
     ///
     /// - Throws: ``HomeError/unknownFlat(_:)``.
     static func lock(flat id: FlatID, on connection: PostgresConnection, _ database: PostgresPool) async throws {
-        guard try await !connection.rows("SELECT id FROM home_flat WHERE id = \(id) FOR UPDATE", database).isEmpty else {
+        guard try await !connection.rows("SELECT id FROM home_flat WHERE id = \(id) FOR NO KEY UPDATE", database).isEmpty else {
             throw HomeError.unknownFlat(id)
         }
     }

@@ -11,9 +11,10 @@ extension PostgresHomeStore {
             guard try await !connection.rows("SELECT id FROM home_flat WHERE id = \(draft.flat)", database).isEmpty else {
                 throw HomeError.unknownFlat(draft.flat)
             }
+            if let open = try await Self.openMessage(flat: draft.flat, key: draft.key, on: connection, database) { return (open, false) }
             let expires = draft.lifetime.map { Self.milliseconds(date.addingTimeInterval($0.seconds)) }
             // Two nodes raising the same message at once: the second waits for the first's
-            // row, inserts nothing, and returns the first's message.
+            // row, inserts nothing, and returns the first's message (read again below).
             let inserted = try await connection.rows(
                 """
                 INSERT INTO home_message (flat, device, severity, title, text, key, raised_at, expires_at, state, notice)
@@ -23,13 +24,10 @@ extension PostgresHomeStore {
                 RETURNING \(unescaped: Self.messageColumns)
                 """, database)
             if let row = inserted.first { return (try Self.message(row), true) }
-            guard
-                let open = try await connection.rows(
-                    "SELECT \(unescaped: Self.messageColumns) FROM home_message WHERE flat = \(draft.flat) AND key = \(draft.key) AND state = 'open'",
-                    database
-                ).first
-            else { throw HomeError.storage("message \(draft.key) was neither raised nor open") }
-            return (try Self.message(open), false)
+            guard let open = try await Self.openMessage(flat: draft.flat, key: draft.key, on: connection, database) else {
+                throw HomeError.storage("message \(draft.key) was neither raised nor open")
+            }
+            return (open, false)
         }
     }
 
@@ -86,6 +84,15 @@ extension PostgresHomeStore {
     private static let messageColumns = """
         id, flat, device, severity, title, text, key, raised_at, expires_at, state, confirmed_by, confirmed_at, notice
         """
+
+    /// The flat's open message with `key`, if any (a new one of any class joins it).
+    private static func openMessage(flat: FlatID, key: String, on connection: PostgresConnection, _ database: PostgresPool) async throws
+        -> HomeMessage?
+    {
+        try await connection.rows(
+            "SELECT \(unescaped: messageColumns) FROM home_message WHERE flat = \(flat) AND key = \(key) AND state = 'open'", database
+        ).first.map(message)
+    }
 
     private static func message(id: Int64, on connection: PostgresConnection, _ database: PostgresPool) async throws -> HomeMessage {
         guard let row = try await connection.rows("SELECT \(unescaped: messageColumns) FROM home_message WHERE id = \(id)", database).first else {

@@ -223,7 +223,10 @@ public final class MonitoringSystem: Sendable {
                         pipeline.tookOver()
                         // The home agents run where the evaluation does (a detector that fired
                         // while the last node died is raised on start).
-                        do { try await home.startAgents() } catch { logger.error("home agents not started", metadata: ["error": "\(error)"]) }
+                        // Not awaited: many flats must not hold up the lease's renewal.
+                        Task {
+                            do { try await home.startAgents() } catch { logger.error("home agents not started", metadata: ["error": "\(error)"]) }
+                        }
                     },
                     closed: { await home.stopAgents() })
             } catch { throw MonitoringError(opening: "the leases", error) }
@@ -352,6 +355,7 @@ public final class MonitoringSystem: Sendable {
         for task in background.withLock({ tasks in defer { tasks = [] }; return tasks }) { task.cancel() }
         renewals.withLock { $0 }?.cancel()
         pipeline.gate.close()
+        await home.stopAgents()
     }
 
     /// Once a day (and at start), deletes home events older than `retention`.
@@ -376,11 +380,11 @@ public final class MonitoringSystem: Sendable {
         let stopped = await Self.finishes(within: Self.shutdownGrace) { [pipeline] in await pipeline.shutdown() }
         if !stopped { logger.warning("the pipeline did not settle within \(Self.shutdownGrace); stopping anyway") }
         await relay.withLock { $0 }?.flush()  // the last evaluation's events reach the other nodes' clients
-        await homeRelay.withLock { $0 }?.flush()
         renewals.withLock { $0 }?.cancel()
         await evaluationLease?.release()  // evaluated what it accepted: another node goes on at once
-        events.finishAll()
         await home.stopAgents()
+        await homeRelay.withLock { $0 }?.flush()  // what the homes did until now reaches the other nodes
+        events.finishAll()
         await platform.shutdown()
         await outbox.stop()
     }

@@ -22,6 +22,8 @@ public actor HomeService {
     private var agents: [FlatID: Agent] = [:]
     /// Whether the home agents run here (with several nodes, on one of them).
     private var agentsRunHere: Bool
+    /// Flats whose agent is being started (its start awaits the store).
+    private var starting: Set<FlatID> = []
     /// Where news for the agents goes when they run on another node.
     private let elsewhere = Mutex<(@Sendable (AgentNews) -> Void)?>(nil)
     /// Actuator commands waiting for their device to confirm, by context.
@@ -43,16 +45,28 @@ public actor HomeService {
         self.logger = logger
     }
 
-    /// Starts a home agent for every flat that has none (from now on, the agents run here).
+    /// Starts a home agent for every flat that has none (from now on, the agents run
+    /// here). A flat whose agent cannot start is logged and left for the next news of it.
+    ///
+    /// - Throws: when the flats cannot be read.
     public func startAgents() async throws {
         agentsRunHere = true
-        for flat in try await store.flats() where agents[flat.id] == nil { try await startAgent(for: flat) }
+        for flat in try await store.flats() where agents[flat.id] == nil {
+            do {
+                try await startAgent(for: flat)
+            } catch {
+                logger.error("a home agent did not start", metadata: ["flat": "\(flat.id)", "error": "\(error)"])
+            }
+        }
     }
 
-    /// Starts the home agent of `flat` (after creating it).
+    /// Starts the home agent of `flat` (after creating it), unless it runs or is starting,
+    /// or the agents stopped meanwhile.
     public func startAgent(for flat: Flat) async throws {
-        guard agents[flat.id] == nil else { return }
+        guard agents[flat.id] == nil, starting.insert(flat.id).inserted else { return }
+        defer { starting.remove(flat.id) }
         let lastActivity = try await store.lastActivity(flat: flat.id) ?? clock.now
+        guard agentsRunHere else { return }  // stopped while reading: they run elsewhere now
         let agent = HomeAgent.make(flat: flat, on: platform, alarms: alarms, clock: clock, lastActivity: lastActivity)
         agents[flat.id] = agent
         try await agent.start()
@@ -111,7 +125,7 @@ public actor HomeService {
         let recorded = try await store.record(batch)
         let facts = Self.facts(of: batch, in: flat, before: before)
         if !facts.isEmpty {
-            if let agent = agents[id] { await agent.perceive(facts) } else { elsewhere.withLock { $0 }?(.facts(flat: id, facts)) }
+            if agentsRunHere { await perceive(facts, in: flat) } else { elsewhere.withLock { $0 }?(.facts(flat: id, facts)) }
         }
         if events.isHeard { publish(batch, of: flat, before: before) }
         confirmCalls(batch)
@@ -130,7 +144,9 @@ public actor HomeService {
         guard agentsRunHere else { return }
         switch news {
         case .facts(let flat, let facts):
-            if let agent = agents[flat] { await agent.perceive(facts) }
+            do { await perceive(facts, in: try await store.flat(flat)) } catch {
+                logger.error("news of a flat that cannot be read was not heard", metadata: ["flat": "\(flat)", "error": "\(error)"])
+            }
         case .flatAdded(let id):
             do {
                 if agents[id] == nil { try await startAgent(for: try await store.flat(id)) }
@@ -138,6 +154,17 @@ public actor HomeService {
                 logger.error("the home agent of a flat made on another node did not start", metadata: ["flat": "\(id)", "error": "\(error)"])
             }
         }
+    }
+
+    /// Tells the flat's agent what a batch means, starting the agent first when it does
+    /// not run (its start failed, or the flat is new to this node).
+    private func perceive(_ facts: HomeFacts, in flat: Flat) async {
+        if agents[flat.id] == nil {
+            do { try await startAgent(for: flat) } catch {
+                logger.error("a home agent did not start; a batch's news is lost", metadata: ["flat": "\(flat.id)", "error": "\(error)"])
+            }
+        }
+        await agents[flat.id]?.perceive(facts)
     }
 
     /// Resolves the actuator calls waiting here that a state another node took confirms.

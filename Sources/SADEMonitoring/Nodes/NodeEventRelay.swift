@@ -25,9 +25,9 @@ package final class NodeEventRelay<Event: Codable & Sendable>: Sendable {
     private let split: @Sendable (Event) -> [Event]?
     /// Hands another node's event to this node's subscribers.
     private let deliver: @Sendable (Event) async -> Void
-    /// Events handed here and not sent yet (the oldest dropped beyond 10,000), and a
-    /// wake-up for the sender.
-    private let pending = Mutex<[Event]>([])
+    /// Events handed here and not sent yet (the oldest dropped beyond 10,000; vital ones
+    /// never), and a wake-up for the sender.
+    private let pending = Mutex<(events: [Event], vital: [Event])>(([], []))
     private let news: AsyncStream<Void>
     private let signal: AsyncStream<Void>.Continuation
 
@@ -50,11 +50,16 @@ package final class NodeEventRelay<Event: Codable & Sendable>: Sendable {
         (news, signal) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
     }
 
-    /// Sends `event` to the other nodes with the next notification.
-    package func enqueue(_ event: Event) {
-        pending.withLock { events in
-            events.append(event)
-            if events.count > 10_000 { events.removeFirst(events.count - 10_000) }
+    /// Sends `event` to the other nodes with the next notification; a `vital` one (news
+    /// an agent must hear) goes first and is never dropped for lack of room.
+    package func enqueue(_ event: Event, vital: Bool = false) {
+        pending.withLock { pending in
+            if vital {
+                pending.vital.append(event)
+            } else {
+                pending.events.append(event)
+                if pending.events.count > 10_000 { pending.events.removeFirst(pending.events.count - 10_000) }
+            }
         }
         signal.yield()
     }
@@ -67,9 +72,9 @@ package final class NodeEventRelay<Event: Codable & Sendable>: Sendable {
 
     /// Sends what waits now (at shutdown, after the last evaluation).
     package func flush() async {
-        let events = pending.withLock { events in
-            defer { events = [] }
-            return events
+        let events = pending.withLock { pending in
+            defer { pending = ([], []) }
+            return pending.vital + pending.events
         }
         for payload in payloads(events) {
             do {

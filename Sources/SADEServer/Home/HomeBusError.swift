@@ -17,7 +17,8 @@ struct HomeBusError: Error {
             switch error {
             case .unknownFlat, .unknownDevice, .unknownRoom, .unknownMessage: self.init(code: "not_found", message: error.description)
             case .invalidValue: self.init(code: "invalid_format", message: error.description)
-            case .storage, .unavailable: self.init(code: "home_error", message: error.description)
+            case .storage: self.init(code: "home_error", message: error.description)
+            case .unavailable: self.init(code: "unavailable", message: error.description)
             }
         case let error as ActuatorError:
             switch error {
