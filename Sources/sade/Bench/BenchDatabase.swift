@@ -28,4 +28,13 @@ enum BenchDatabase {
             throw error
         }
     }
+
+    /// `server`'s URL (as given to `--database`) naming `database` instead: for a node
+    /// started as another process.
+    static func url(_ server: String, database: String) throws -> String {
+        guard var components = URLComponents(string: server) else { throw BenchError.unexpected("--database \(server) is not a URL") }
+        components.path = "/" + database
+        guard let url = components.string else { throw BenchError.unexpected("no URL for database \(database)") }
+        return url
+    }
 }

@@ -13,7 +13,7 @@ extension HTTPIngestSuite {
     /// it includes the POST's own trip). Returns the latencies (ms), the
     /// probes that got no alert within 5 s, and the load achieved (samples/s).
     static func alertLatencies(
-        _ http: SimulatorHTTP, tokens: [(patient: String, token: String)], probes: Int
+        _ http: SimulatorHTTP, tokens: [(patient: String, token: String)], probes: Int, loadOn servers: [SimulatorHTTP]? = nil
     ) async throws -> (latencies: [Double], missed: Int, load: Double) {
         let admin = try await MonitorEmulator.login(http, username: "admin", password: "sade-demo")
         let run = UUID().uuidString.prefix(8).lowercased()
@@ -34,7 +34,7 @@ extension HTTPIngestSuite {
         guard seeded.isSuccess, await arrivals.arrival(of: warmUp, within: .seconds(60)) != nil else {
             throw BenchError.unexpected("no alert for the warm-up probe within 60 s")
         }
-        let load = Task { try await pace(http, tokens: tokens) }
+        let load = Task { try await pace(servers ?? [http], tokens: tokens) }
         var latencies: [Double] = []
         var missed = 0
         for patient in patients {
@@ -55,13 +55,15 @@ extension HTTPIngestSuite {
         return (latencies, missed, posted)
     }
 
-    /// Posts batches of 100 normal readings from every client, together
-    /// ``pacedRate`` samples/s, until cancelled; returns the rate achieved.
-    private static func pace(_ http: SimulatorHTTP, tokens: [(patient: String, token: String)]) async throws -> Double {
+    /// Posts batches of 100 normal readings from every client (client i to
+    /// `servers[i % count]`), together ``pacedRate`` samples/s, until cancelled; returns
+    /// the rate achieved.
+    private static func pace(_ servers: [SimulatorHTTP], tokens: [(patient: String, token: String)]) async throws -> Double {
         let interval = Duration.seconds(Double(tokens.count * 100) / pacedRate)
         let start = ContinuousClock.now
         let sent = try await withThrowingTaskGroup(of: Int.self) { group in
-            for (patient, token) in tokens {
+            for (index, (patient, token)) in tokens.enumerated() {
+                let http = servers[index % servers.count]
                 group.addTask {
                     var batches = 0
                     var next = ContinuousClock.now

@@ -37,7 +37,7 @@ struct HTTPIngestSuite: BenchSuite {
     }
 
     /// Logs in as the demo admin and issues a device token for each of the first `count` patients.
-    private static func deviceTokens(_ http: SimulatorHTTP, count: Int) async throws -> [(patient: String, token: String)] {
+    static func deviceTokens(_ http: SimulatorHTTP, count: Int) async throws -> [(patient: String, token: String)] {
         let admin = try await MonitorEmulator.login(http, username: "admin", password: "sade-demo")
         let list = try await http.send(.GET, "/api/v1/patients", token: admin)
         let ids = ((list.json as? [[String: Any]]) ?? []).compactMap { ($0["patient"] as? [String: Any])?["id"] as? String }
@@ -53,12 +53,16 @@ struct HTTPIngestSuite: BenchSuite {
         return tokens
     }
 
-    /// One run: every client posts `batchesPerClient` batches of 100 normal readings.
-    private static func post(_ http: SimulatorHTTP, tokens: [(patient: String, token: String)], batchesPerClient: Int) async throws -> [String: Double] {
+    /// One run: every client posts `batchesPerClient` batches of 100 normal readings (to
+    /// `servers[i % count]` for client i when given: several nodes).
+    static func post(
+        _ http: SimulatorHTTP, tokens: [(patient: String, token: String)], batchesPerClient: Int, servers: [SimulatorHTTP]? = nil
+    ) async throws -> [String: Double] {
         let types: [(String, Double)] = [("heartRate", 72), ("oxygenSaturation", 97), ("respiratoryRate", 16), ("bodyTemperature", 36.8)]
         let seconds = try await BenchClock.seconds {
             try await withThrowingTaskGroup(of: Void.self) { group in
-                for (patient, token) in tokens {
+                for (index, (patient, token)) in tokens.enumerated() {
+                    let http = servers.map { $0[index % $0.count] } ?? http
                     group.addTask {
                         for _ in 0..<batchesPerClient {
                             let now = Date()

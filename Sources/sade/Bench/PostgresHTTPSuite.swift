@@ -1,0 +1,74 @@
+import Foundation
+import SADEPostgres
+
+/// `pg-http`: two `sade serve --database` processes on one PostgreSQL database (the
+/// first seeds the demo), 8 device clients posting to both. The alert latency of a
+/// probe posted to the node that does not evaluate — told with `NOTIFY`, evaluated by
+/// the other, its alert relayed back and pushed to the admin's live stream on the node
+/// the probe went to — while the clients post a paced 10,000 samples/s spread over both
+/// nodes; then the samples/s both nodes accept together. On demand: it needs
+/// `--database postgres://…`, where it makes a database of its own and drops it.
+struct PostgresHTTPSuite: BenchSuite {
+    let name = "pg-http"
+    let workload = "two sade serve nodes (processes) on one PostgreSQL database, 8 device clients posting to both: alert latency under a paced 10,000 samples/s; samples/s accepted"
+    var isOnDemand: Bool { true }
+
+    func run(in context: BenchContext) async throws -> [BenchFigure] {
+        try await BenchDatabase.with(context, suite: name) { location in
+            guard let server = context.database else { throw BenchError.unexpected("pg-http needs --database") }
+            let url = try BenchDatabase.url(server, database: location.database)
+            let folders = try [TemporaryDirectory(), TemporaryDirectory()]
+            defer { for folder in folders { folder.remove() } }
+            let first = try await Self.node("bench-a", data: folders[0], database: url, demo: true)
+            defer { first.process.terminate() }
+            let second = try await Self.node("bench-b", data: folders[1], database: url, demo: false)
+            defer { second.process.terminate() }
+            let nodes = [first.url, second.url].map { SimulatorHTTP(server: $0, client: .shared) }
+            let evaluating = try await Self.evaluates(nodes[0]) ? 0 : 1
+            let other = nodes[1 - evaluating]
+            let tokens = try await HTTPIngestSuite.deviceTokens(nodes[0], count: HTTPIngestSuite.clients)
+            let probes = context.size(40, quick: 2)
+            let alerts = try await HTTPIngestSuite.alertLatencies(other, tokens: tokens, probes: probes, loadOn: nodes)
+            let batches = context.size(100, quick: 5)
+            let rate = try await context.measure { try await HTTPIngestSuite.post(other, tokens: tokens, batchesPerClient: batches, servers: nodes) }
+            for node in [second.process, first.process] {
+                node.terminate()
+                _ = await node.finish()
+            }
+            let latency = Percentiles(alerts.latencies)
+            let load = "at \(Int(HTTPIngestSuite.pacedRate).formatted()) samples/s over both"
+            return [
+                context.figure(
+                    "alert latency p50, posted to the non-evaluating node to pushed there, \(load)", BenchStatistic([latency.p50]), unit: "ms"),
+                context.figure(
+                    "alert latency p99, posted to the non-evaluating node to pushed there, \(load)", BenchStatistic([latency.p99]), unit: "ms",
+                    target: "≤ 100"),
+                context.figure(
+                    "alerts pushed of \(probes) probes", BenchStatistic([Double(probes - alerts.missed) / Double(probes) * 100]), unit: "%"),
+                context.figure("load achieved during the probes", BenchStatistic([alerts.load]), unit: "samples/s"),
+                context.figure("samples/s accepted by two nodes (batches of 100)", rate["rate"], unit: "samples/s"),
+            ]
+        }
+    }
+
+    /// A `sade serve` node on `database`, listening on a free port; its base URL.
+    private static func node(_ name: String, data: TemporaryDirectory, database: String, demo: Bool) async throws -> (process: ChildProcess, url: String) {
+        let process = try ChildProcess(
+            ChildProcess.sade,
+            ["serve"] + (demo ? ["--demo"] : []) + [
+                "--port", "0", "--data", data.path, "--database", database, "--node", name, "--rate-limit", "1000000",
+            ],
+            silenceErrors: true)
+        guard let line = await process.line(containing: "listening on http://"), let url = line.split(separator: " ").last else {
+            process.terminate()
+            throw BenchError.peerFailed("sade serve \(name) did not start listening")
+        }
+        return (process, String(url))
+    }
+
+    /// Whether the node at `http` holds the evaluation lease (`GET /health`).
+    private static func evaluates(_ http: SimulatorHTTP) async throws -> Bool {
+        let answer = try await http.send(.GET, "/health", token: nil)
+        return (answer.json as? [String: Any])?["evaluates"] as? Bool ?? false
+    }
+}
