@@ -287,6 +287,18 @@ public final class MonitoringSystem: Sendable {
         if let postgres = configuration.postgres { try? await postgres.notify(Self.staffChannel, configuration.nodeName) }
     }
 
+    /// Runs `body` while no other node sharing the database runs a body of the same
+    /// `name` (an advisory lock held by a transaction of its own); alone, at once.
+    public func oneNodeAtATime<Result: Sendable>(
+        _ name: String, _ body: @escaping @Sendable () async throws -> Result
+    ) async throws -> Result {
+        guard let postgres = configuration.postgres else { return try await body() }
+        return try await postgres.transaction { connection in
+            try await connection.rows("SELECT pg_advisory_xact_lock(hashtext(\(name)))", postgres)
+            return try await body()
+        }
+    }
+
     /// The notification channel on which nodes say that staff, sectors or duty changed.
     static let staffChannel = "sade_staff_changed"
 

@@ -99,12 +99,13 @@ struct ServeCommand: AsyncParsableCommand {
             homeEventRetention: homeRetentionDays > 0 ? .seconds(homeRetentionDays * 86_400) : nil, healthStore: shared?.health,
             postgres: shared?.pool, nodeName: node ?? MonitoringSystem.defaultNodeName, evaluationLease: .seconds(evaluationLease)))
         if demo {
-            let seeded = try await DemoHospital.seed(system)
+            // Nodes started together on one database seed it once: the others wait, then find it seeded.
+            let (seeded, homes) = try await system.oneNodeAtATime("sade demo seed") {
+                (try await DemoHospital.seed(system), try await DemoHomes.seed(system))
+            }
             say(seeded ? "demo: seeded \(data) with the demo hospital" : "demo: \(data) already has data; not seeding")
             try await DemoHospital.startMonitors(system)
-            if try await DemoHomes.seed(system) {
-                say("demo: seeded \(DemoHomes.flats.count) flats with \(DemoHomes.historyDays) days of sensor history")
-            }
+            if homes { say("demo: seeded \(DemoHomes.flats.count) flats with \(DemoHomes.historyDays) days of sensor history") }
             printDemoAccounts()
         }
         let issueTrack = try openIssueTrack()

@@ -71,4 +71,23 @@ struct ServeDatabaseProcessTests {
         again.signal(SIGTERM)
         #expect(await again.finish().status == 0)
     }
+
+    @Test("two nodes started together with --demo on one empty database seed it once: one demo hospital, two flats, both nodes serving")
+    func demoSeededOnce() async throws {
+        let url = try await PostgresTestServer.makeDatabase()
+        let folders = (0..<2).map { _ in FileManager.default.temporaryDirectory.appendingPathComponent("sade-serve-\(UUID().uuidString)").path }
+        defer { for folder in folders { try? FileManager.default.removeItem(atPath: folder) } }
+        async let first = ServeProcessTests.serve(["--demo", "--data", folders[0], "--database", url, "--node", "seed-a"])
+        async let second = ServeProcessTests.serve(["--demo", "--data", folders[1], "--database", url, "--node", "seed-b"])
+        let nodes = try await [first, second]
+        for (process, base) in nodes {
+            let admin = try await ServeProcessTests.login(base, "admin")
+            let flats = try await HarnessResponse.json(.get, base + "/api/v1/homes", token: admin)
+            #expect((flats.array as? [Any])?.count == DemoHomes.flats.count, "\(flats.text)")
+            let patients = try await HarnessResponse.json(.get, base + "/api/v1/patients", token: admin)
+            #expect((patients.array as? [Any])?.count == DemoHospital.patients.count + DemoHomes.flats.count, "the ward's and the flats' residents")
+            process.signal(SIGTERM)
+            #expect(await process.finish().status == 0)
+        }
+    }
 }
