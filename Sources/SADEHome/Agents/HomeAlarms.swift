@@ -39,20 +39,41 @@ public struct HomeAlarms: Sendable {
     public func raise(_ draft: HomeMessageDraft, flat: Flat, at date: Date) async throws -> HomeMessage {
         var (message, isNew) = try await store.raise(draft, at: date)
         guard isNew else { return message }
-        if let desk, let notice = message.notice, message.severity != .silent, !flat.carers.isEmpty {
-            try await desk.raise(
-                Notice(
-                    id: notice, recipients: flat.carers.map(Recipient.user), severity: message.severity,
-                    title: "\(flat.name): \(message.title)", body: message.text, subject: "flat:\(flat.id)", createdAt: date,
-                    deduplicationKey: "home:\(flat.id):\(message.key)"),
-                policy: policy(flat))
-            message = try await store.message(message.id)
-            if message.state == .confirmed, message.severity.needsAcknowledgement {  // confirmed while the notice was being queued
-                try await desk.acknowledge(notice, by: message.confirmedBy ?? "home")
-            }
-        }
+        message = try await notify(message, flat: flat)
         events?.publish(.message(message))
         return message
+    }
+
+    /// Sends the notifications of the flat's open messages that have none in the outbox:
+    /// the node that stored them died before it queued them (a flat's agent calls this as
+    /// it starts, on the node taking over or after a restart). Returns how many it sent.
+    @discardableResult
+    public func notifyUnsent(in flat: Flat) async throws -> Int {
+        guard let desk, !flat.carers.isEmpty else { return 0 }
+        var sent = 0
+        for message in try await store.messages(flat: flat.id, states: [.open], from: nil, to: nil) where message.severity != .silent {
+            guard let notice = message.notice, try await desk.outbox.notification(notice) == nil else { continue }
+            _ = try await notify(message, flat: flat)
+            sent += 1
+        }
+        return sent
+    }
+
+    /// Queues the notification of `message` to the flat's carers (unless it is silent or
+    /// nobody cares for the flat); the message as it stands then.
+    private func notify(_ message: HomeMessage, flat: Flat) async throws -> HomeMessage {
+        guard let desk, let notice = message.notice, message.severity != .silent, !flat.carers.isEmpty else { return message }
+        try await desk.raise(
+            Notice(
+                id: notice, recipients: flat.carers.map(Recipient.user), severity: message.severity,
+                title: "\(flat.name): \(message.title)", body: message.text, subject: "flat:\(flat.id)", createdAt: message.raisedAt,
+                deduplicationKey: "home:\(flat.id):\(message.key)"),
+            policy: policy(flat))
+        let now = try await store.message(message.id)
+        if now.state == .confirmed, now.severity.needsAcknowledgement {  // confirmed while the notice was being queued
+            try await desk.acknowledge(notice, by: now.confirmedBy ?? "home")
+        }
+        return now
     }
 
     /// A person confirms a message: it closes, and its notification (if it had one)

@@ -70,12 +70,14 @@ public actor HomeService {
         let agent = HomeAgent.make(flat: flat, on: platform, alarms: alarms, clock: clock, lastActivity: lastActivity)
         agents[flat.id] = agent
         try await agent.start()
+        try await alarms.notifyUnsent(in: flat)
         let standing = try await standingHazards(in: flat)
         if !standing.isEmpty { await agent.perceive(HomeFacts(hazards: standing)) }
     }
 
     /// Detectors that are firing and whose firing no message has answered yet: news the
     /// agent did not hear (it ran on a node that died before the facts reached this one).
+    /// A message stored without its notification is sent first (``HomeAlarms/notifyUnsent(in:)``).
     package func standingHazards(in flat: Flat) async throws -> [Hazard] {
         var hazards: [Hazard] = []
         for state in try await store.states(flat: flat.id) where HomeAgent.hazardKinds.contains(state.device.kind.rawValue) {

@@ -37,6 +37,27 @@ struct HomeAgentStoryTests {
         #expect(try await home.outbox.escalations(of: notice.id).count == escalated, "no reminder after the confirmation")
     }
 
+    @Test("""
+        a message stored without its notification (its node died before queuing it) is notified as the flat's agent starts; \
+        once notified, it is not notified again
+        """)
+    func unsentNotificationSentAtStart() async throws {
+        let home = try await HomeFixture()
+        defer { Task { await home.stop() } }
+        await home.service.stopAgents()
+        let (stored, _) = try await home.store.raise(
+            HomeMessageDraft(flat: home.flat.id, severity: .alarm, title: "Smoke in the kitchen", text: "The smoke detector fired.", key: "smoke"),
+            at: HomeFixture.at(10))
+        let notice = try #require(stored.notice)
+        #expect(try await home.outbox.notification(notice) == nil, "as the dead node left it")
+        let daughter = home.app.subscribe(for: "daughter")
+        try await home.service.startAgents()
+        #expect(try await home.outbox.notification(notice) != nil)
+        let sent = try #require(await first(daughter) { _ in true })
+        #expect(sent.id == notice && sent.title == "Flat 1: Smoke in the kitchen")
+        #expect(try await home.service.alarms.notifyUnsent(in: home.flat) == 0, "nothing left to send")
+    }
+
     @Test("a detector's alarm is raised once while it is open, however often the smoke comes back; once confirmed, a new episode raises a new one")
     func smokeEpisodes() async throws {
         let home = try await HomeFixture()
