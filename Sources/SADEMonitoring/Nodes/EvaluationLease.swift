@@ -94,11 +94,21 @@ package final class EvaluationLease: Sendable {
         if wasAnnounced { await closed() }
     }
 
-    /// Renews every third of the period until cancelled, on the platform's clock.
+    /// Renews every third of the period until cancelled, on the platform's clock; and
+    /// every fifth, looks whether the gate closed by itself (a renewal stuck past its
+    /// margin), to stop at once what runs only while it is open.
     package func run() async {
-        while !Task.isCancelled {
-            await renew()
-            guard (try? await clock.clock.sleep(for: period / 3)) != nil else { return }
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                while !Task.isCancelled {
+                    await self.renew()
+                    guard (try? await self.clock.clock.sleep(for: self.period / 3)) != nil else { return }
+                }
+            }
+            group.addTask {
+                while (try? await self.clock.clock.sleep(for: self.period / 5)) != nil { await self.announceClosed() }
+            }
+            await group.waitForAll()
         }
     }
 
