@@ -32,9 +32,10 @@ public enum TestTools {
         guard missing.isEmpty else { throw MissingTestTool(what: "command \(missing.joined(separator: ", "))") }
     }
 
-    /// Where `command` is on the path, if it is.
+    /// Where `command` is on the path, or in the system's own folders (`nginx` is in
+    /// `/usr/sbin`, which a user's path may leave out), if it is.
     public static func locate(_ command: String) -> String? {
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        let path = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin") + ":/usr/local/sbin:/usr/sbin:/sbin"
         return path.split(separator: ":").map { "\($0)/\(command)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
     }
 
