@@ -13,7 +13,8 @@ struct HomeImportCommand: AsyncParsableCommand {
             Lines: YYYY-MM-DD HH:MM:SS[.ffffff] SENSOR VALUE [ACTIVITY begin|end]. M… sensors are motion, D… door contacts, \
             T… temperatures; --map names the others and their rooms: {"sensors": {"LS001": {"kind": "brightness", "room": \
             "Kitchen"}}}. Every line is checked first: a bad one is named and nothing is imported. \
-            With --data the events go into DIR/home.sqlite (devices the flat lacks are added). With --replay they are posted \
+            With --data the events go into DIR/home.sqlite, with --database into the PostgreSQL database sade serve \
+            --database nodes share (devices the flat lacks are added). With --replay they are posted \
             to --server as they would have happened, --speed times faster, stamped with today's times; the flat must have \
             a device whose object id is each sensor's name in lower case (import once with --data, or add them).
             """
@@ -25,11 +26,10 @@ struct HomeImportCommand: AsyncParsableCommand {
     @Option(help: "The flat's id.")
     var flat: Int64?
 
-    @Option(help: "With --data: create a new flat from this JSON floor plan (as sade home evaluate --out writes) and import into it.")
+    @Option(help: "With --data or --database: create a new flat from this JSON floor plan (as sade home evaluate --out writes) and import into it.")
     var plan: String?
 
-    @Option(help: "The data directory of sade serve (its home.sqlite).")
-    var data: String?
+    @OptionGroup var homes: HomeStoreOptions
 
     @Option(help: "A JSON device map for sensors other than M…, D…, T… (and their rooms).")
     var map: String?
@@ -43,9 +43,9 @@ struct HomeImportCommand: AsyncParsableCommand {
     @OptionGroup var connection: HomeServerOptions
 
     func validate() throws {
-        guard replay != (data != nil) else { throw ValidationError("give either --data DIR (import) or --replay (against --server)") }
+        guard replay != homes.isGiven else { throw ValidationError("give either --data DIR or --database URL (import), or --replay (against --server)") }
         guard (flat != nil) != (plan != nil) else { throw ValidationError("give either --flat ID or --plan FILE (a new flat)") }
-        guard plan == nil || data != nil else { throw ValidationError("--plan creates the flat in --data DIR; for --replay create it on the server") }
+        guard plan == nil || homes.isGiven else { throw ValidationError("--plan creates the flat in --data DIR or --database URL; for --replay create it on the server") }
         guard speed > 0, speed <= 1_000_000 else { throw ValidationError("--speed must be above 0, at most 1000000") }
     }
 
@@ -55,27 +55,38 @@ struct HomeImportCommand: AsyncParsableCommand {
         let deviceMap = try map.map { path in try JSONDecoder().decode(CASASDeviceMap.self, from: Data(contentsOf: URL(fileURLWithPath: path))) }
             ?? CASASDeviceMap()
         do {
-            if let data {
-                let store = try SQLiteHomeStore(path: (data as NSString).appendingPathComponent(SQLiteHomeStore.fileName))
-                var flat = self.flat ?? 0
-                if let plan {
-                    let floorPlan: FlatPlan
-                    do { floorPlan = try JSONDecoder().decode(FlatPlan.self, from: Data(contentsOf: URL(fileURLWithPath: plan))) } catch {
-                        throw ValidationError("cannot read the floor plan \(plan): \(error is DecodingError ? "not a flat plan (name, rooms: [{name, type, polygon}])" : error.localizedDescription)")
-                    }
-                    flat = try await store.createFlat(floorPlan).id
-                    print("created flat \(flat) (\(floorPlan.name))")
+            if homes.isGiven {
+                let (store, close) = try await homes.open(mustExist: false)
+                do {
+                    try await importing(text, map: deviceMap, into: store)
+                } catch {
+                    await close()
+                    throw error
                 }
-                let summary = try await CASASImport(store: store, map: deviceMap).run(text, flat: flat)
-                print("imported \(summary.events) events into flat \(flat) (\(summary.period.start.formatted(.iso8601)) … \(summary.period.end.formatted(.iso8601)))")
-                if !summary.devicesAdded.isEmpty { print("added devices: \(summary.devicesAdded.joined(separator: ", "))") }
-                for (label, episodes) in summary.activities.sorted(by: { $0.key < $1.key }) { print("activity \(label): \(episodes.count) episode(s)") }
+                await close()
             } else {
                 try await CASASReplay(connection: connection, flat: flat ?? 0, speed: speed).run(text)
             }
         } catch let error as CASASError {
             throw ValidationError("\(file): \(error)")
         }
+    }
+
+    /// Imports the file's events into the flat (made first from --plan).
+    private func importing(_ text: String, map deviceMap: CASASDeviceMap, into store: any HomeStore) async throws {
+        var flat = self.flat ?? 0
+        if let plan {
+            let floorPlan: FlatPlan
+            do { floorPlan = try JSONDecoder().decode(FlatPlan.self, from: Data(contentsOf: URL(fileURLWithPath: plan))) } catch {
+                throw ValidationError("cannot read the floor plan \(plan): \(error is DecodingError ? "not a flat plan (name, rooms: [{name, type, polygon}])" : error.localizedDescription)")
+            }
+            flat = try await store.createFlat(floorPlan).id
+            print("created flat \(flat) (\(floorPlan.name))")
+        }
+        let summary = try await CASASImport(store: store, map: deviceMap).run(text, flat: flat)
+        print("imported \(summary.events) events into flat \(flat) (\(summary.period.start.formatted(.iso8601)) … \(summary.period.end.formatted(.iso8601)))")
+        if !summary.devicesAdded.isEmpty { print("added devices: \(summary.devicesAdded.joined(separator: ", "))") }
+        for (label, episodes) in summary.activities.sorted(by: { $0.key < $1.key }) { print("activity \(label): \(episodes.count) episode(s)") }
     }
 }
 

@@ -9,15 +9,14 @@ struct HomeProfileCommand: AsyncParsableCommand {
         commandName: "profile",
         abstract: "A flat's activity day by day: the thesis's HMM log-likelihood and band, and each detector's verdict.",
         discussion: """
-            Reads the flat's resident activity from DIR/home.sqlite (e.g. after sade home import). The detectors learn from \
+            Reads the flat's resident activity from DIR/home.sqlite, or from --database (e.g. after sade home import). The detectors learn from \
             the first --training days (all of them if fewer) and judge every day: the thesis's HMM (its forward \
             log-likelihood, the day's score along the best day's path and the normal band), the routine profile, and the \
             alarms the learned-quiet detector would have raised that day.
             """
     )
 
-    @Option(help: "The data directory of sade serve (its home.sqlite).")
-    var data: String
+    @OptionGroup var homes: HomeStoreOptions
 
     @Option(help: "The flat's id.")
     var flat: Int64
@@ -30,14 +29,21 @@ struct HomeProfileCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard training >= 2 else { throw ValidationError("--training must be at least 2 days") }
+        guard homes.isGiven else { throw ValidationError("give --data DIR or --database URL") }
     }
 
     func run() async throws {
-        let path = (data as NSString).appendingPathComponent(SQLiteHomeStore.fileName)
-        guard FileManager.default.fileExists(atPath: path) else { throw ValidationError("no home store at \(path) (sade home import --data \(data) … makes one)") }
-        let store = try SQLiteHomeStore(path: path)
-        let flat = try await store.flat(flat)
-        let events = ActivityEvent.activations(try await store.activity(flat: flat.id, from: .distantPast, to: .distantFuture), in: flat)
+        let (store, close) = try await homes.open(mustExist: true)
+        let flat: Flat, activity: [StateEvent]
+        do {
+            flat = try await store.flat(self.flat)
+            activity = try await store.activity(flat: flat.id, from: .distantPast, to: .distantFuture)
+        } catch {
+            await close()
+            throw error
+        }
+        await close()
+        let events = ActivityEvent.activations(activity, in: flat)
         guard let first = events.first, let last = events.last else { throw ValidationError("flat \(flat.id) has no resident activity to profile") }
         let rows = ActivityReport(events: events, from: first.time, to: last.time, calendar: flat.calendar, trainingDays: training).rows
         if json {

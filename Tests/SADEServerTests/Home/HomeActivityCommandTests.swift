@@ -5,7 +5,10 @@ import Testing
 
 @Suite("sade home evaluate and sade home profile (processes)", .serialized, .timeLimit(.minutes(3)))
 struct HomeActivityCommandTests {
-    @Test("evaluate --quick prints every detector's figures, finite; its data imports with --plan and profiles day by day")
+    @Test("""
+        evaluate --quick prints every detector's figures, finite; its data imports with --plan and profiles day by day, \
+        into a data directory and into PostgreSQL alike
+        """)
     func evaluateImportProfile() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sade-activity-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -40,6 +43,21 @@ struct HomeActivityCommandTests {
         decoder.dateDecodingStrategy = .iso8601
         let truth = try decoder.decode([TruthDay].self, from: Data(contentsOf: URL(fileURLWithPath: "\(directory)/generated/truth.json")))
         #expect(truth.count == 56 && Array(truth.map(\.label).prefix(rows.count)) == rows.map(\.day), "a row per day, from the first activity to the last")
+
+        // The same into the database several nodes share: the same days, the same verdicts.
+        let url = try await PostgresTestServer.makeDatabase()
+        let shared = try await SadeProcess.run([
+            "home", "import", "--database", url, "--plan", "\(directory)/generated/flat.json", "--map", "\(directory)/generated/map.json",
+            "\(directory)/generated/data.casas",
+        ])
+        #expect(shared.status == 0 && shared.output.contains("created flat 1"), "\(shared.output) \(shared.error)")
+        let sharedProfile = try await SadeProcess.run(["home", "profile", "--database", url, "--flat", "1", "--json"])
+        #expect(sharedProfile.status == 0, "\(sharedProfile.error)")
+        let sharedRows = try JSONDecoder().decode([ActivityReport.Row].self, from: Data(sharedProfile.output.utf8))
+        #expect(sharedRows.map(\.day) == rows.map(\.day) && sharedRows.map(\.logLikelihood) == rows.map(\.logLikelihood))
+        #expect(sharedRows.map(\.thesis) == rows.map(\.thesis) && sharedRows.map(\.routine) == rows.map(\.routine))
+        let both = try await SadeProcess.run(["home", "profile", "--data", data, "--database", url, "--flat", "1"])
+        #expect(both.status != 0 && both.error.contains("not both"), "\(both.error)")
 
         let missing = try await SadeProcess.run(["home", "profile", "--data", data, "--flat", "9"])
         #expect(missing.status != 0 && missing.error.contains("no flat with id 9"), "\(missing.error)")
