@@ -130,6 +130,8 @@ public final class MonitoringSystem: Sendable {
     private let relay = Mutex<MonitoringEventRelay?>(nil)
     /// The homes' events and facts relay to the other nodes, once started.
     private let homeRelay = Mutex<HomeRelay?>(nil)
+    /// The home agents' start when this node last took the evaluation lease.
+    private let homeAgentsStart = HomeAgentsStart()
     /// Whether a notification to the evaluating node is on its way.
     private let notifying = Mutex(false)
 
@@ -214,6 +216,7 @@ public final class MonitoringSystem: Sendable {
             configuration: pipelineConfiguration, sources: [simulatedMonitors], gate: gate)
         self.pipeline = pipeline
         if let postgres = configuration.postgres {
+            let homeAgentsStart = self.homeAgentsStart
             do {
                 evaluationLease = EvaluationLease(
                     leases: try await PostgresLeases(postgres), node: configuration.nodeName, period: configuration.evaluationLease, gate: gate,
@@ -224,11 +227,16 @@ public final class MonitoringSystem: Sendable {
                         // The home agents run where the evaluation does (a detector that fired
                         // while the last node died is raised on start).
                         // Not awaited: many flats must not hold up the lease's renewal.
-                        Task {
-                            do { try await home.startAgents() } catch { logger.error("home agents not started", metadata: ["error": "\(error)"]) }
+                        homeAgentsStart.task.withLock { start in
+                            start = Task {
+                                do { try await home.startAgents() } catch { logger.error("home agents not started", metadata: ["error": "\(error)"]) }
+                            }
                         }
                     },
-                    closed: { await home.stopAgents() })
+                    closed: {
+                        // The start, if it still runs, ends before the agents stop: none is left running here.
+                        await homeAgentsStart.stop(home)
+                    })
             } catch { throw MonitoringError(opening: "the leases", error) }
         } else {
             evaluationLease = nil
@@ -365,9 +373,11 @@ public final class MonitoringSystem: Sendable {
     /// failover in one process).
     package func halt() async {
         for task in background.withLock({ tasks in defer { tasks = [] }; return tasks }) { task.cancel() }
-        renewals.withLock { $0 }?.cancel()
+        let renewing = renewals.withLock { $0 }
+        renewing?.cancel()
+        await renewing?.value  // a renewal in flight opens nothing after this
         pipeline.gate.close()
-        await home.stopAgents()
+        await homeAgentsStart.stop(home)
     }
 
     /// Once a day (and at start), deletes home events older than `retention`.
@@ -392,9 +402,11 @@ public final class MonitoringSystem: Sendable {
         let stopped = await Self.finishes(within: Self.shutdownGrace) { [pipeline] in await pipeline.shutdown() }
         if !stopped { logger.warning("the pipeline did not settle within \(Self.shutdownGrace); stopping anyway") }
         await relay.withLock { $0 }?.flush()  // the last evaluation's events reach the other nodes' clients
-        renewals.withLock { $0 }?.cancel()
+        let renewing = renewals.withLock { $0 }
+        renewing?.cancel()
+        await renewing?.value  // a renewal in flight must not take the lease back after the release
         await evaluationLease?.release()  // evaluated what it accepted: another node goes on at once
-        await home.stopAgents()
+        await homeAgentsStart.stop(home)
         await homeRelay.withLock { $0 }?.flush()  // what the homes did until now reaches the other nodes
         events.finishAll()
         await platform.shutdown()
@@ -421,4 +433,19 @@ public final class MonitoringSystem: Sendable {
 
     /// How long shutdown waits for the pipeline to evaluate what was accepted.
     static let shutdownGrace = Duration.seconds(20)
+}
+
+/// The home agents' start on a node that took the evaluation lease, so that stopping
+/// them waits for it (an agent started after the stop would run on a node that no
+/// longer evaluates).
+private final class HomeAgentsStart: Sendable {
+    let task = Mutex<Task<Void, Never>?>(nil)
+
+    /// Cancels the start and waits for it, then stops the agents.
+    func stop(_ home: HomeService) async {
+        let start = task.withLock { $0 }
+        start?.cancel()
+        await start?.value
+        await home.stopAgents()
+    }
 }

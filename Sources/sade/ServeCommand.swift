@@ -80,6 +80,9 @@ struct ServeCommand: AsyncParsableCommand {
         guard rateLimit > 0, rateLimit.isFinite else { throw ValidationError("--rate-limit must be a positive number") }
         guard homeRetentionDays >= 0 else { throw ValidationError("--home-retention-days must be 0 or more") }
         guard evaluationLease >= 3 else { throw ValidationError("--evaluation-lease must be at least 3 seconds") }
+        for proxy in trustedProxies where !MonitoringServer.isIPAddress(proxy) {
+            throw ValidationError("--trusted-proxy \(proxy.prefix(60).debugDescription) is not an IP address")
+        }
         if let url = databaseURL {
             do { _ = try PostgresLocation(url: url) } catch { throw ValidationError("\(error)") }
         }

@@ -130,6 +130,10 @@ struct AuthTests {
         #expect(ClientAddressMiddleware.client(forwardedFor: ["10.0.0.5, 10.0.0.1", "10.0.0.2"], behind: ["10.0.0.1", "10.0.0.2"]) == "10.0.0.5")
         #expect(ClientAddressMiddleware.client(forwardedFor: ["10.0.0.1"], behind: ["10.0.0.1"]) == nil)
         #expect(ClientAddressMiddleware.client(forwardedFor: [], behind: ["10.0.0.1"]) == nil)
+        #expect(ClientAddressMiddleware.normalized("::FFFF:10.0.0.10") == "10.0.0.10", "a dual-stack socket's IPv4 proxy is the same proxy")
+        #expect(ClientAddressMiddleware(trustedProxies: ["10.0.0.10"]).trustedProxies.contains(ClientAddressMiddleware.normalized("::ffff:10.0.0.10")))
+        #expect(MonitoringServer.isIPAddress("10.0.0.10") && MonitoringServer.isIPAddress("fe80::1"))
+        #expect(!MonitoringServer.isIPAddress("proxy.example") && !MonitoringServer.isIPAddress("10.0.0.0/8"))
     }
 
     @Test("a live-event stream ends when its token expires")

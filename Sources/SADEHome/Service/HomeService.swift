@@ -70,7 +70,9 @@ public actor HomeService {
         let agent = HomeAgent.make(flat: flat, on: platform, alarms: alarms, clock: clock, lastActivity: lastActivity)
         agents[flat.id] = agent
         try await agent.start()
-        try await alarms.notifyUnsent(in: flat)
+        do { try await alarms.notifyUnsent(in: flat) } catch {
+            logger.error("the notifications of a flat's open messages were not checked", metadata: ["flat": "\(flat.id)", "error": "\(error)"])
+        }
         let standing = try await standingHazards(in: flat)
         if !standing.isEmpty { await agent.perceive(HomeFacts(hazards: standing)) }
     }
@@ -94,8 +96,9 @@ public actor HomeService {
     /// Stops every home agent (from now on, they run elsewhere).
     public func stopAgents() async {
         agentsRunHere = false
-        for agent in agents.values { await agent.stop() }
-        agents = [:]
+        let running = agents
+        agents = [:]  // before the awaits: a start meanwhile is not lost from the list
+        for agent in running.values { await agent.stop() }
     }
 
     /// The home agent of `flat`, if it runs.

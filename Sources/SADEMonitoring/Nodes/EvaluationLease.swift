@@ -68,13 +68,18 @@ package final class EvaluationLease: Sendable {
         do {
             let held = try await leases.acquire([Self.name], for: node, lasting: period, now: now)[Self.name]
             state.withLock { $0 = held == nil ? (nil, nil) : (now.addingTimeInterval(period.seconds), held) }
-            if let held {
-                if gate.open(until: validUntil) {
+            if let held, !Task.isCancelled {  // a renewal finishing after halt or shutdown opens nothing
+                // Opened and announced together: the watcher cannot announce a close in between.
+                let opening = announced.withLock { announced in
+                    guard gate.open(until: validUntil), gate.isOpen else { return false }  // not if already past its margin
+                    announced = true
+                    return true
+                }
+                if opening {
                     logger.info("this node evaluates the samples now", metadata: ["node": "\(node)", "fencing": "\(held)"])
-                    announced.withLock { $0 = true }
                     await opened()
                 }
-            } else if gate.close() {
+            } else if held == nil, gate.close() {
                 logger.warning("another node took the evaluation lease", metadata: ["node": "\(node)"])
             }
         } catch {
@@ -84,12 +89,13 @@ package final class EvaluationLease: Sendable {
         await announceClosed()
     }
 
-    /// Calls `closed` once after `opened` when the gate is shut.
+    /// Calls `closed` once after `opened` when the gate is shut (looked at and cleared
+    /// together, as `renew` opens and announces together).
     private func announceClosed() async {
-        guard !gate.isOpen else { return }
         let wasAnnounced = announced.withLock { announced in
-            defer { announced = false }
-            return announced
+            guard announced, !gate.isOpen else { return false }
+            announced = false
+            return true
         }
         if wasAnnounced { await closed() }
     }

@@ -72,9 +72,24 @@ package final class NodeEventRelay<Event: Codable & Sendable>: Sendable {
 
     /// Sends what waits now (at shutdown, after the last evaluation).
     package func flush() async {
-        let events = pending.withLock { pending in
+        let (events, vital) = pending.withLock { pending in
             defer { pending = ([], []) }
-            return pending.vital + pending.events
+            return (pending.events, pending.vital)
+        }
+        // Vital news first, kept for the next flush when the database does not take it.
+        for (index, payload) in payloads(vital).enumerated() {
+            do {
+                try await pool.notify(channel, payload)
+            } catch {
+                logger.warning("news for the other nodes' agents not sent yet; kept", metadata: ["channel": "\(channel)", "error": "\(error)"])
+                let unsent = payloads(vital).dropFirst(index).flatMap(Self.events(in:))
+                pending.withLock { $0.vital.insert(contentsOf: unsent, at: 0) }
+                Task { [signal] in  // tried again in a second, not in a tight loop while the database is away
+                    try? await Task.sleep(for: .seconds(1))
+                    signal.yield()
+                }
+                break
+            }
         }
         for payload in payloads(events) {
             do {
@@ -83,6 +98,11 @@ package final class NodeEventRelay<Event: Codable & Sendable>: Sendable {
                 logger.warning("live events not sent to the other nodes", metadata: ["channel": "\(channel)", "error": "\(error)"])
             }
         }
+    }
+
+    /// The events a payload of ``payloads(_:)`` carries.
+    private static func events(in payload: String) -> [Event] {
+        (try? JSONDecoder().decode(Envelope.self, from: Data(payload.utf8)).events) ?? []
     }
 
     /// Starts listening for the other nodes' events: once this returns, none sent after

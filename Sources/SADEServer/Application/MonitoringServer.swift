@@ -81,6 +81,9 @@ public struct MonitoringServer: Sendable {
         return router
     }
 
+    /// Whether `address` is an IPv4 or IPv6 address (what a trusted proxy is named by).
+    public static func isIPAddress(_ address: String) -> Bool { ClientAddressMiddleware.isIPAddress(address) }
+
     /// Refuses with 429 a client address that attempts logins or registrations faster
     /// than allowed (each costs a bcrypt hash).
     func limitLoginAttempts(_ context: MonitoringRequestContext) throws {

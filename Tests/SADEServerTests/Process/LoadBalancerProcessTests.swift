@@ -48,7 +48,9 @@ struct LoadBalancerProcessTests {
         let nginxPath = try #require(TestTools.locate("nginx"))
         let url = try await PostgresTestServer.makeDatabase()
         let (a, baseA) = try await SeveralNodesProcessTests.node("lb-a", on: url, demo: true)
+        defer { a.terminate() }
         let (b, baseB) = try await SeveralNodesProcessTests.node("lb-b", on: url)
+        defer { b.terminate() }
         let folder = try TestServer.freshDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
         let port = try closedPort()
