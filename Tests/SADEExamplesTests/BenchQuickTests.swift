@@ -4,7 +4,7 @@ import Testing
 
 /// `sade bench --quick --json` is run so that the harness never rots; its figures come
 /// from a debug build and tiny workloads, so only their presence is checked, never a target.
-@Suite("sade bench --quick (the harness works; figures are not judged)", .timeLimit(.minutes(3)))
+@Suite("sade bench --quick (the harness works; figures are not judged)", .timeLimit(.minutes(6)))
 struct BenchQuickTests {
     /// One object of the JSON array `sade bench --json` prints.
     struct Figure: Decodable {

@@ -3,7 +3,7 @@ import SADEHome
 import SADETestSupport
 import Testing
 
-@Suite("sade home evaluate and sade home profile (processes)", .serialized, .timeLimit(.minutes(3)))
+@Suite("sade home evaluate and sade home profile (processes)", .serialized, .timeLimit(.minutes(6)))
 struct HomeActivityCommandTests {
     @Test("""
         evaluate --quick prints every detector's figures, finite; its data imports with --plan and profiles day by day, \
