@@ -73,6 +73,9 @@ public actor HomeService {
         do { try await alarms.notifyUnsent(in: flat) } catch {
             logger.error("the notifications of a flat's open messages were not checked", metadata: ["flat": "\(flat.id)", "error": "\(error)"])
         }
+        // With several nodes (news forwarded), the agent may start on a node taking over from
+        // one that died before its news arrived; alone, it heard every batch itself.
+        guard elsewhere.withLock({ $0 }) != nil else { return }
         let standing = try await standingHazards(in: flat)
         if !standing.isEmpty { await agent.perceive(HomeFacts(hazards: standing)) }
     }
