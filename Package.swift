@@ -153,13 +153,14 @@ let package = Package(
             dependencies: ["SADEHome", "SADEHealth", "SADEPostgres", .product(name: "PostgresNIO", package: "postgres-nio")]
         ),
         // Application: iMobile's issue track — a company's issues, services and employees on
-        // SQLite (GRDB); one IssueAgent per employee finds who takes an urgent issue by
+        // SQLite (GRDB) or PostgreSQL; one IssueAgent per employee finds who takes an urgent issue by
         // Contract Net and falls back to e-mail.
         .target(
             name: "SADEIssueTrack",
             dependencies: [
-                "SADEACL", "SADECore", "SADENotification",
+                "SADEACL", "SADECore", "SADENotification", "SADEPostgres",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -242,7 +243,7 @@ let package = Package(
         .testTarget(
             name: "SADEIssueTrackTests",
             dependencies: [
-                "SADEIssueTrack", "SADENotification", "SADECore", "SADEACL", "SADENet", "sade", "SADETestSupport",
+                "SADEIssueTrack", "SADENotification", "SADECore", "SADEACL", "SADENet", "SADEPostgres", "sade", "SADETestSupport",
             ]
         ),
     ],

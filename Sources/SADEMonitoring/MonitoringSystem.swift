@@ -130,8 +130,8 @@ public final class MonitoringSystem: Sendable {
     private let relay = Mutex<MonitoringEventRelay?>(nil)
     /// The homes' events and facts relay to the other nodes, once started.
     private let homeRelay = Mutex<HomeRelay?>(nil)
-    /// The home agents' start when this node last took the evaluation lease.
-    private let homeAgentsStart = HomeAgentsStart()
+    /// What runs on the evaluating node only (the home agents, the issue track's office).
+    private let singletons = Singletons()
     /// Whether a notification to the evaluating node is on its way.
     private let notifying = Mutex(false)
 
@@ -215,8 +215,10 @@ public final class MonitoringSystem: Sendable {
             environment: platform, store: health, records: pipelineRecords, outbox: outbox, desk: alertDesk, events: events,
             configuration: pipelineConfiguration, sources: [simulatedMonitors], gate: gate)
         self.pipeline = pipeline
+        // Alone, started with the system (and stopped at shutdown); with others, while evaluating.
+        singletons.add("home agents", start: { try await home.startAgents() }, stop: { await home.stopAgents() })
         if let postgres = configuration.postgres {
-            let homeAgentsStart = self.homeAgentsStart
+            let singletons = self.singletons
             do {
                 evaluationLease = EvaluationLease(
                     leases: try await PostgresLeases(postgres), node: configuration.nodeName, period: configuration.evaluationLease, gate: gate,
@@ -225,18 +227,10 @@ public final class MonitoringSystem: Sendable {
                         await simulatedMonitors.skipMissedTicks()  // another node's monitors ran meanwhile
                         pipeline.tookOver()
                         // The home agents run where the evaluation does (a detector that fired
-                        // while the last node died is raised on start).
-                        // Not awaited: many flats must not hold up the lease's renewal.
-                        homeAgentsStart.task.withLock { start in
-                            start = Task {
-                                do { try await home.startAgents() } catch { logger.error("home agents not started", metadata: ["error": "\(error)"]) }
-                            }
-                        }
+                        // while the last node died is raised on start), and so does the issue track's office.
+                        singletons.start(logger: logger)
                     },
-                    closed: {
-                        // The start, if it still runs, ends before the agents stop: none is left running here.
-                        await homeAgentsStart.stop(home)
-                    })
+                    closed: { await singletons.stop() })
             } catch { throw MonitoringError(opening: "the leases", error) }
         } else {
             evaluationLease = nil
@@ -285,6 +279,17 @@ public final class MonitoringSystem: Sendable {
     public var heldLeases: [String: Date] {
         guard let held = evaluationLease?.held else { return [:] }
         return [EvaluationLease.name: held.expiresAt]
+    }
+
+    /// Runs `start` whenever this node takes the evaluation lease and `stop` when it
+    /// loses or gives it up, halts or shuts down: a singleton that must run on one node at
+    /// a time (the issue track's office). Add it before ``start()``; with one node
+    /// (no PostgreSQL) nothing is called: the caller runs it.
+    public func runWhileEvaluating(
+        _ name: String, start: @escaping @Sendable () async throws -> Void, stop: @escaping @Sendable () async -> Void
+    ) {
+        guard configuration.postgres != nil else { return }
+        singletons.add(name, start: start, stop: stop)
     }
 
     /// Brings the care-worker agents in line with the registry after staff, sectors or
@@ -377,7 +382,7 @@ public final class MonitoringSystem: Sendable {
         renewing?.cancel()
         await renewing?.value  // a renewal in flight opens nothing after this
         pipeline.gate.close()
-        await homeAgentsStart.stop(home)
+        await singletons.stop()
     }
 
     /// Once a day (and at start), deletes home events older than `retention`.
@@ -406,7 +411,7 @@ public final class MonitoringSystem: Sendable {
         renewing?.cancel()
         await renewing?.value  // a renewal in flight must not take the lease back after the release
         await evaluationLease?.release()  // evaluated what it accepted: another node goes on at once
-        await homeAgentsStart.stop(home)
+        await singletons.stop()
         await homeRelay.withLock { $0 }?.flush()  // what the homes did until now reaches the other nodes
         events.finishAll()
         await platform.shutdown()
@@ -435,17 +440,43 @@ public final class MonitoringSystem: Sendable {
     static let shutdownGrace = Duration.seconds(20)
 }
 
-/// The home agents' start on a node that took the evaluation lease, so that stopping
-/// them waits for it (an agent started after the stop would run on a node that no
-/// longer evaluates).
-private final class HomeAgentsStart: Sendable {
-    let task = Mutex<Task<Void, Never>?>(nil)
+/// What runs on one node at a time, the evaluating one: started (not awaited — many
+/// flats must not hold up the lease's renewal) when this node takes the evaluation
+/// lease, stopped when it loses it. Stopping waits for a start still running, so nothing
+/// is left running on a node that no longer evaluates.
+private final class Singletons: Sendable {
+    private struct Singleton {
+        let name: String
+        let start: @Sendable () async throws -> Void
+        let stop: @Sendable () async -> Void
+    }
 
-    /// Cancels the start and waits for it, then stops the agents.
-    func stop(_ home: HomeService) async {
-        let start = task.withLock { $0 }
+    private let singletons = Mutex<[Singleton]>([])
+    private let starting = Mutex<Task<Void, Never>?>(nil)
+
+    func add(_ name: String, start: @escaping @Sendable () async throws -> Void, stop: @escaping @Sendable () async -> Void) {
+        singletons.withLock { $0.append(Singleton(name: name, start: start, stop: stop)) }
+    }
+
+    /// Starts each in the background, in the order added; one that fails is logged.
+    func start(logger: Logger) {
+        let all = singletons.withLock { $0 }
+        starting.withLock { starting in
+            starting = Task {
+                for singleton in all where !Task.isCancelled {
+                    do { try await singleton.start() } catch {
+                        logger.error("not started on the evaluating node", metadata: ["what": "\(singleton.name)", "error": "\(error)"])
+                    }
+                }
+            }
+        }
+    }
+
+    /// Cancels a start still running and waits for it, then stops each, last added first.
+    func stop() async {
+        let start = starting.withLock { $0 }
         start?.cancel()
         await start?.value
-        await home.stopAgents()
+        for singleton in singletons.withLock({ $0 }).reversed() { await singleton.stop() }
     }
 }

@@ -1,24 +1,46 @@
 import Foundation
+import Logging
 import SADECore
 import SADEExamples
 import SADEIssueTrack
+import SADEMonitoring
 import SADENotification
+import SADEPostgres
 
 extension ServeCommand {
-    /// The issue track served beside the monitoring: its agents on a platform of their
-    /// own (`company`), its data and e-mail outbox in `DATA/issuetrack`; the fallback
-    /// e-mails go through `--smtp` (without it they are kept, undelivered, and the round
-    /// says so). With `--demo`, an empty company is seeded with iMobile's (six employees,
-    /// Julia and Pedro out of the office).
-    func openIssueTrack() throws -> IssueTrackOffice {
-        let directory = (data as NSString).appendingPathComponent("issuetrack")
-        let store = try CompanyStore(directory: directory)
-        let channels: [any NotificationChannel] = mail.configuration().map { [EmailChannel($0)] } ?? []
-        let outbox = try NotificationOutbox(directory: directory, channels: channels)
-        if demo, try store.company().employees.isEmpty {
-            try IssueTrackScenario.seed(store, now: outbox.clock.now)
-            for employee in IssueTrackScenario.outOfOffice { try store.setConnected(employee, false) }
+    /// The issue track served beside the monitoring, its agents on a platform of their
+    /// own (`company`); the fallback e-mails go through `--smtp` (without it they are
+    /// kept, undelivered, and the round says so). With `--demo`, an empty company is
+    /// seeded with iMobile's (six employees, Julia and Pedro out of the office).
+    ///
+    /// Alone, its data and e-mail outbox are in `DATA/issuetrack` and its office opens
+    /// with the server. On PostgreSQL its data is shared, its e-mails go through the
+    /// node's outbox, and its office opens on the evaluating node only (moving when that
+    /// node dies); the other nodes send it what needs its agents (``OfficeCalls``).
+    func openIssueTrack(_ system: MonitoringSystem, pool: PostgresPool?) async throws -> (office: IssueTrackOffice, calls: OfficeCalls?) {
+        let platform = Environment(name: "company")
+        guard let pool else {
+            let directory = (data as NSString).appendingPathComponent("issuetrack")
+            let store = try SQLiteCompanyStore(directory: directory)
+            let channels: [any NotificationChannel] = mail.configuration().map { [EmailChannel($0)] } ?? []
+            let outbox = try NotificationOutbox(directory: directory, channels: channels)
+            if demo { try await Self.seedIssueTrack(store, now: outbox.clock.now) }
+            return (IssueTrackOffice(store: store, outbox: outbox, platform: platform), nil)
         }
-        return IssueTrackOffice(store: store, outbox: outbox, platform: Environment(name: "company"))
+        let store = try await PostgresCompanyStore(pool)
+        if demo {
+            try await system.oneNodeAtATime("sade demo issue track") { try await Self.seedIssueTrack(store, now: system.now()) }
+        }
+        let office = IssueTrackOffice(store: store, outbox: system.outbox, platform: platform, ownsOutbox: false)
+        let calls = await OfficeCalls(pool: pool, office: office, node: system.node, logger: Logger(label: "sade.issuetrack.calls"))
+        system.runWhileEvaluating("the issue track's office", start: { try await office.start() }, stop: { await office.close() })
+        return (office, calls)
+    }
+
+    /// Seeds an empty company with iMobile's.
+    private static func seedIssueTrack(_ store: any CompanyStore, now: Date) async throws {
+        guard try await store.company().employees.isEmpty else { return }
+        try await IssueTrackScenario.seed(store, now: now)
+        for employee in IssueTrackScenario.outOfOffice { try await store.setConnected(employee, false) }
     }
 }

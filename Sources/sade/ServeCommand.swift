@@ -111,7 +111,7 @@ struct ServeCommand: AsyncParsableCommand {
             if homes { say("demo: seeded \(DemoHomes.flats.count) flats with \(DemoHomes.historyDays) days of sensor history") }
             printDemoAccounts()
         }
-        let issueTrack = try openIssueTrack()
+        let (issueTrack, officeCalls) = try await openIssueTrack(system, pool: shared?.pool)
         var secret = tokenSecret ?? ProcessInfo.processInfo.environment["SADE_TOKEN_SECRET"]
         if secret == nil, let pool = shared?.pool { secret = try await Self.sharedTokenSecret(pool) }
         let server = await MonitoringServer(
@@ -127,18 +127,21 @@ struct ServeCommand: AsyncParsableCommand {
             say("SADE monitoring server listening on http://\(host):\(port)")
             say("dashboard: open http://\(host):\(port)/ in a browser")
         }
+        await officeCalls?.start()  // before the system takes the lease: the office's calls are heard from the start
         try await system.start()
         if demo { try await DemoHomes.startLive(system) }
         let company: Company
         do {
-            try await issueTrack.start()  // stops what it started if it fails
+            if officeCalls == nil { try await issueTrack.start() }  // alone; else on the evaluating node. Stops what it started if it fails
             company = try await issueTrack.company()
         } catch {
             await issueTrack.shutdown()
+            await officeCalls?.stop()
             await system.shutdown()
             throw error
         }
-        say("issue track: \(company.employees.count) employee agent(s), \(company.services.count) service(s) on platform company")
+        let office = officeCalls == nil ? "on platform company" : "its office on the evaluating node"
+        say("issue track: \(company.employees.count) employee(s), \(company.services.count) service(s), \(office)")
         let group = ServiceGroup(
             configuration: .init(
                 services: [.init(service: MonitoringSystemService(system: system)), .init(service: application)],
@@ -147,9 +150,11 @@ struct ServeCommand: AsyncParsableCommand {
             try await group.run()
         } catch {
             await issueTrack.shutdown()
+            await officeCalls?.stop()
             throw error
         }
         await issueTrack.shutdown()
+        await officeCalls?.stop()
         say("stopped")
     }
 

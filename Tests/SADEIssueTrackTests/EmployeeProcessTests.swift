@@ -21,10 +21,10 @@ private struct DistributedOffice {
 
     init() async throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("sade-issues-\(UUID().uuidString)").path
-        store = try CompanyStore(directory: directory)
-        try store.save(Service(name: "infrastructure", description: "networks"))
+        store = try SQLiteCompanyStore(directory: directory)
+        try await store.save(Service(name: "infrastructure", description: "networks"))
         for id in ["robert", "tony", "maria"] {
-            try store.save(Employee(
+            try await store.save(Employee(
                 id: id, name: id.capitalized, birthDate: .now, email: "\(id)@acme.example", phone: "1",
                 services: id == "robert" ? [] : ["infrastructure"]))
         }
@@ -46,7 +46,7 @@ private struct DistributedOffice {
     func robert(choose: @escaping @Sendable ([ACLMessage]) async -> [ACLMessage] = IssueTracker.freeFirst) async throws -> IssueAgent {
         let tracker = IssueTracker(store: store, outbox: outbox, proposalDeadline: .seconds(20), confirmationTimeout: .seconds(20), choose: choose)
         let agent = IssueAgent(
-            employee: try #require(try store.employee("robert")), environment: platform, directory: platform.dfIdentifier,
+            employee: try #require(try await store.employee("robert")), environment: platform, directory: platform.dfIdentifier,
             calendar: outbox.clock, tracker: tracker)
         try await agent.start()
         return agent
@@ -80,7 +80,7 @@ struct EmployeeProcessTests {
         #expect(round.asked.sorted() == ["maria", "tony"])
         #expect(round.proposals == ["maria": .free, "tony": .free])
         #expect(round.result == .taken(by: "maria"))
-        #expect(try office.store.issue(round.issue.id!)?.assignee == "maria")
+        #expect(try await office.store.issue(round.issue.id!)?.assignee == "maria")
         await robert.stop()
         await office.close()
     }

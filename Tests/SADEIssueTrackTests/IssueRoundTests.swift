@@ -17,12 +17,12 @@ struct IssueRoundTests {
         let id = try #require(round.issue.id)
         #expect(round.asked.sorted() == ["maria", "tony"])
         #expect(round.proposals == ["tony": .free])
-        let mariasIssue = try #require(try office.store.work(of: "maria").first)
+        let mariasIssue = try #require(try await office.store.work(of: "maria").first)
         #expect(round.refusals == ["maria": .busyWithUrgentIssue(id: mariasIssue.id!, priority: .critical, deadline: mariasIssue.deadline)])
         #expect(round.result == .taken(by: "tony"))
         #expect(round.unreachable.isEmpty)
 
-        let stored = try #require(try office.store.issue(id))
+        let stored = try #require(try await office.store.issue(id))
         #expect(stored.status == .inProgress)
         #expect(stored.assignee == "tony")
         #expect(stored.reporter == "robert")
@@ -45,10 +45,10 @@ struct IssueRoundTests {
         await tony.report(secondID, solved: false, note: "needs a new printer")
         #expect(await office.tracker.resolution(of: secondID).solved == false)
 
-        #expect(try office.store.issue(first)?.status == .solved)
-        #expect(try office.store.issue(first)?.resolutionNote == "replaced the switch")
-        #expect(try office.store.issue(secondID)?.status == .unsolved)
-        #expect(try office.store.issue(secondID)?.resolutionNote == "needs a new printer")
+        #expect(try await office.store.issue(first)?.status == .solved)
+        #expect(try await office.store.issue(first)?.resolutionNote == "replaced the switch")
+        #expect(try await office.store.issue(secondID)?.status == .unsolved)
+        #expect(try await office.store.issue(secondID)?.resolutionNote == "needs a new printer")
     }
 
     @Test("an employee who took a critical issue due soon refuses the next one, naming it")
@@ -71,7 +71,7 @@ struct IssueRoundTests {
     @Test("an employee working only on medium or low issues takes a critical one")
     func mediumWorkDoesNotBlock() async throws {
         let office = try await Office()
-        try office.store.save(Employee(id: "lucas", name: "Lucas Lima", birthDate: Office.origin, email: "lucas@acme.example", phone: "1",
+        try await office.store.save(Employee(id: "lucas", name: "Lucas Lima", birthDate: Office.origin, email: "lucas@acme.example", phone: "1",
                                        services: ["front-end", "infrastructure"]))
         let robert = try await office.reporter()
         _ = try await office.colleague("lucas")
@@ -93,7 +93,7 @@ struct IssueRoundTests {
         let notice = try #require(mail.delivered.first)
         #expect(notice.title.contains("Core switch down"))
         #expect(notice.severity == .alarm)
-        #expect(try office.store.issue(round.issue.id!)?.status == .open)
+        #expect(try await office.store.issue(round.issue.id!)?.status == .open)
     }
 
     @Test("medium and low issues are registered but never offered: no colleague hears of them")
@@ -106,7 +106,7 @@ struct IssueRoundTests {
             let round = try await robert.register(Office.issue(priority, dueInHours: -1))
             #expect(round.result == .notOffered(reason: "\(priority.rawValue) priority issues are not offered to colleagues"))
             #expect(round.asked.isEmpty)
-            #expect(try office.store.issue(round.issue.id!)?.status == .open)
+            #expect(try await office.store.issue(round.issue.id!)?.status == .open)
         }
         #expect(office.events.answers.isEmpty)
         #expect(mail.delivered.isEmpty)
@@ -167,7 +167,7 @@ struct IssueRoundTests {
         let office = try await Office()
         _ = try await office.colleague("tony")
         let twin = IssueAgent(
-            employee: try #require(try office.store.employee("tony")), environment: Environment(name: "elsewhere", clock: office.clock),
+            employee: try #require(try await office.store.employee("tony")), environment: Environment(name: "elsewhere", clock: office.clock),
             directory: AgentIdentifier(name: "df@nowhere"), calendar: office.outbox.clock)
         await #expect(throws: (any Error).self) { try await twin.start() }
         #expect(await twin.agent.state == .stopped)
@@ -177,9 +177,9 @@ struct IssueRoundTests {
     func directoryUnreachable() async throws {
         let mail = RecordingMailChannel()
         let office = try await Office(mail: mail)
-        try office.store.save(Employee(id: "boss", name: "The Boss", birthDate: Office.origin, email: "boss@acme.example", phone: "0", services: []))
+        try await office.store.save(Employee(id: "boss", name: "The Boss", birthDate: Office.origin, email: "boss@acme.example", phone: "0", services: []))
         let boss = IssueAgent(
-            employee: try #require(try office.store.employee("boss")), environment: office.platform,
+            employee: try #require(try await office.store.employee("boss")), environment: office.platform,
             directory: AgentIdentifier(name: "df@headquarters"), calendar: office.outbox.clock, tracker: office.tracker)
         try await boss.start()
         let round = try await boss.register(Office.issue(.critical, dueInHours: 2))

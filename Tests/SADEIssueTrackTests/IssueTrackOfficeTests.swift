@@ -11,12 +11,12 @@ import Testing
 struct IssueTrackOfficeTests {
     /// An office on a manual clock over the scenario's company in `directory` (a file
     /// store) or in memory, Julia and Pedro out of the office.
-    static func office(directory: String? = nil, mail: [any NotificationChannel] = [RecordingMailChannel()]) throws -> IssueTrackOffice {
+    static func office(directory: String? = nil, mail: [any NotificationChannel] = [RecordingMailChannel()]) async throws -> IssueTrackOffice {
         let platform = Environment(name: "company", clock: ManualClock())
-        let store = try CompanyStore(directory: directory)
-        if try store.company().employees.isEmpty {
-            try IssueTrackScenario.seed(store, now: Office.origin)
-            for employee in IssueTrackScenario.outOfOffice { try store.setConnected(employee, false) }
+        let store = try SQLiteCompanyStore(directory: directory)
+        if try await store.company().employees.isEmpty {
+            try await IssueTrackScenario.seed(store, now: Office.origin)
+            for employee in IssueTrackScenario.outOfOffice { try await store.setConnected(employee, false) }
         }
         let outbox = try NotificationOutbox(directory: directory, channels: mail, clock: OutboxClock(clock: platform.clock, origin: Office.origin))
         return IssueTrackOffice(store: store, outbox: outbox, platform: platform)
@@ -30,7 +30,7 @@ struct IssueTrackOfficeTests {
 
     @Test("every employee's agent publishes its services; a critical issue goes to Tony, the others refuse with their reasons")
     func criticalIssueTaken() async throws {
-        let office = try Self.office()
+        let office = try await Self.office()
         try await office.start()
         let services = office.platform.directory.search(ServiceTemplate(type: "infrastructure")).map { String($0.agent.localName) }
         #expect(services.sorted() == ["maria", "pedro", "tony"])
@@ -46,13 +46,13 @@ struct IssueTrackOfficeTests {
             Testing.Issue.record("maria should refuse as busy with issue #1: \(round.refusals)")
         }
         #expect(try await office.issue(id)?.issue.assignee == "tony")
-        #expect(await office.round(of: id) == .finished(round))
+        #expect(try await office.round(of: id) == .finished(round))
         await office.shutdown()
     }
 
     @Test("a medium issue is stored and not offered")
     func mediumNotOffered() async throws {
-        let office = try Self.office()
+        let office = try await Self.office()
         try await office.start()
         let stored = try await office.register(Office.issue(.medium, dueInHours: 20), reporter: "robert")
         let round = try await Self.round(of: stored, in: office)
@@ -66,7 +66,7 @@ struct IssueTrackOfficeTests {
 
     @Test("without a channel that sends e-mail, the fallback ends the round as failed instead of waiting forever")
     func fallbackWithoutMailChannel() async throws {
-        let office = try Self.office(mail: [])
+        let office = try await Self.office(mail: [])
         try await office.start()
         let stored = try await office.register(Office.issue(.high, dueInHours: 30, service: "prototyping"), reporter: "robert")
         let round = try await Self.round(of: stored, in: office)
@@ -82,7 +82,7 @@ struct IssueTrackOfficeTests {
     @Test("bringing Julia back to the office: she takes the prototyping issue nobody could")
     func presenceChangesTheRound() async throws {
         let mail = RecordingMailChannel()
-        let office = try Self.office(mail: [mail])
+        let office = try await Self.office(mail: [mail])
         try await office.start()
         let first = try await office.register(Office.issue(.high, dueInHours: 30, service: "prototyping"), reporter: "robert")
         let emailed = try await Self.round(of: first, in: office)
@@ -99,11 +99,11 @@ struct IssueTrackOfficeTests {
 
     @Test("the assignee's result reaches the reporter's agent and the store; only issues in progress have one")
     func resolution() async throws {
-        let office = try Self.office()
+        let office = try await Self.office()
         try await office.start()
         let stored = try await office.register(Office.issue(.critical, dueInHours: 20), reporter: "robert")
         let id = try #require(stored.id)
-        _ = await office.finishedRound(of: id)
+        _ = try await office.finishedRound(of: id)
         let solved = try await office.report(id, solved: true, note: "switch replaced")
         #expect(solved.status == .solved && solved.resolutionNote == "switch replaced")
         await #expect(throws: IssueTrackError.notInProgress(id)) { _ = try await office.report(id, solved: true, note: "") }
@@ -121,13 +121,13 @@ struct IssueTrackOfficeTests {
     func restart() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sade-office-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let first = try Self.office(directory: directory)
+        let first = try await Self.office(directory: directory)
         try await first.start()
         try await first.setConnected("tony", false)
         try await first.setConnected("julia", true)
         await first.shutdown()
 
-        let second = try Self.office(directory: directory)
+        let second = try await Self.office(directory: directory)
         try await second.start()
         #expect(try await second.disconnected() == ["pedro", "tony"])
         // Maria's critical issue #1 was seeded as in progress before this office started.
@@ -138,7 +138,7 @@ struct IssueTrackOfficeTests {
 
     @Test("a new employee's agent publishes their services at once; saving them again republishes")
     func newEmployee() async throws {
-        let office = try Self.office()
+        let office = try await Self.office()
         try await office.start()
         try await office.save(Service(name: "plumbing", description: "Pipes"))
         let ana = Employee(id: "ana", name: "Ana Reis", birthDate: Office.origin, email: "ana@acme.example", phone: "", services: ["plumbing"])
@@ -156,7 +156,7 @@ struct IssueTrackOfficeTests {
         async let first: Void = office.save(moved)
         async let second: Void = office.save(backEnd)
         _ = try await (first, second)
-        let last = try #require(try office.store.employee("ana")).services
+        let last = try #require(try await office.store.employee("ana")).services
         let other = last == ["back-end"] ? "front-end" : "back-end"
         #expect(office.platform.directory.search(ServiceTemplate(type: last[0])).filter { $0.agent.localName == "ana" }.count == 1)
         #expect(!office.platform.directory.search(ServiceTemplate(type: other)).contains { $0.agent.localName == "ana" })

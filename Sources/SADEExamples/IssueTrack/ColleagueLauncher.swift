@@ -17,14 +17,14 @@ public protocol ColleagueLauncher: Sendable {
 /// takes as solved after `workTime`.
 public actor InProcessColleagues: ColleagueLauncher {
     private let platform: Environment
-    private let store: CompanyStore
+    private let store: any CompanyStore
     private let calendar: OutboxClock
     private let workTime: Duration
     private var agents: [IssueAgent] = []
 
     /// Creates the launcher; agents read their employee and work from `store` and tell
     /// the date by `calendar`.
-    public init(platform: Environment, store: CompanyStore, calendar: OutboxClock, workTime: Duration) {
+    public init(platform: Environment, store: any CompanyStore, calendar: OutboxClock, workTime: Duration) {
         self.platform = platform
         self.store = store
         self.calendar = calendar
@@ -34,10 +34,10 @@ public actor InProcessColleagues: ColleagueLauncher {
     /// Starts one ``IssueAgent`` per employee.
     public func start(_ employees: [String], directory: AgentIdentifier) async throws {
         for id in employees {
-            guard let employee = try store.employee(id) else { throw IssueTrackError.unknownEmployee(id) }
+            guard let employee = try await store.employee(id) else { throw IssueTrackError.unknownEmployee(id) }
             let agent = IssueAgent(
                 employee: employee, environment: platform, directory: directory, calendar: calendar,
-                workload: try store.work(of: id), resolveAfter: workTime)
+                workload: try await store.work(of: id), resolveAfter: workTime)
             try await agent.start()
             agents.append(agent)
         }

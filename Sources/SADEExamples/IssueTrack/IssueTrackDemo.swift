@@ -48,11 +48,11 @@ public struct IssueTrackDemo: Sendable {
     /// through `outbox` (started and stopped here). `launcher` starts the connected
     /// colleagues; each line of the story goes to `write`.
     public func run(
-        on platform: Environment, store: CompanyStore, outbox: NotificationOutbox, launcher: any ColleagueLauncher,
+        on platform: Environment, store: any CompanyStore, outbox: NotificationOutbox, launcher: any ColleagueLauncher,
         narrator: Narrator
     ) async throws -> Report {
         let now = outbox.clock.now
-        try IssueTrackScenario.seed(store, now: now)
+        try await IssueTrackScenario.seed(store, now: now)
         let names = Dictionary(uniqueKeysWithValues: IssueTrackScenario.employees.map { ($0.id, $0.firstName) })
         let away = IssueTrackScenario.outOfOffice.sorted().compactMap { names[$0] }
         narrator.say("Company", "6 employees; \(away.joined(separator: " and ")) are out of the office (not connected)")
@@ -63,7 +63,7 @@ public struct IssueTrackDemo: Sendable {
         await outbox.start()
         let tracker = IssueTracker(store: store, outbox: outbox, proposalDeadline: .seconds(10), confirmationTimeout: .seconds(10))
         let robert = IssueAgent(
-            employee: try store.employee(IssueTrackScenario.reporter)!, environment: platform, directory: directory,
+            employee: try await store.employee(IssueTrackScenario.reporter)!, environment: platform, directory: directory,
             calendar: outbox.clock, tracker: tracker) { event in Self.tell(event, names: names, narrator: narrator) }
         do {
             try await robert.start()

@@ -36,19 +36,19 @@ public enum IssueTrackScenario {
 
     /// Stores the company, its services and employees, and the work already in progress
     /// (Maria's critical issue due tomorrow, Lucas's medium one), with `now` as today.
-    public static func seed(_ store: CompanyStore, now: Date) throws {
-        try store.setCompany(name: "Acme Software", description: "A software house whose employees' phones run IssueAgents")
-        for service in services { try store.save(service) }
-        for employee in employees { try store.save(employee) }
+    public static func seed(_ store: any CompanyStore, now: Date) async throws {
+        try await store.setCompany(name: "Acme Software", description: "A software house whose employees' phones run IssueAgents")
+        for service in services { try await store.save(service) }
+        for employee in employees { try await store.save(employee) }
         let day: TimeInterval = 24 * 3600
-        let busy = try store.register(Issue(
+        let busy = try await store.register(Issue(
             title: "Database server disk full", description: "Orders fail to save", priority: .critical,
             deadline: now.addingTimeInterval(day), service: "infrastructure", reporter: "robert"))
-        try store.assign(busy.id!, to: "maria")
-        let layout = try store.register(Issue(
+        try await store.assign(busy.id!, to: "maria")
+        let layout = try await store.register(Issue(
             title: "Login page layout broken on tablets", description: "The button is cut off", priority: .medium,
             deadline: now.addingTimeInterval(3 * day), service: "front-end", reporter: "robert"))
-        try store.assign(layout.id!, to: "lucas")
+        try await store.assign(layout.id!, to: "lucas")
     }
 
     /// The critical infrastructure issue due tomorrow that Robert registers (step 1 of Figure 3).

@@ -127,7 +127,7 @@ public final class IssueAgent: Sendable {
         guard let tracker else { throw IssueTrackError.notAReporter(employee.id) }
         var issue = issue
         issue.reporter = employee.id
-        return await handOn(try tracker.store.register(issue))
+        return await handOn(try await tracker.store.register(issue))
     }
 
     /// Hands on an issue already in the company's store (runs ``InformIssueToSolve``):
@@ -150,8 +150,8 @@ public final class IssueAgent: Sendable {
 
     private static func record(_ resolution: Resolution, tracker: IssueTracker, observe: @Sendable (IssueTrackEvent) -> Void) async {
         do {
-            try tracker.store.resolve(resolution.issue, solved: resolution.solved, note: resolution.note)
-            if let issue = try tracker.store.issue(resolution.issue) { observe(.resolved(issue, resolution)) }
+            try await tracker.store.resolve(resolution.issue, solved: resolution.solved, note: resolution.note)
+            if let issue = try await tracker.store.issue(resolution.issue) { observe(.resolved(issue, resolution)) }
         } catch {
             Logger(label: "sade.issuetrack").error("resolution not recorded", metadata: ["issue": "\(resolution.issue)", "error": "\(error)"])
         }

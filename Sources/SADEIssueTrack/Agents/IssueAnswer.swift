@@ -10,7 +10,7 @@ public enum IssueAnswer: Hashable, Sendable {
 }
 
 /// Why an employee can take an issue; carried as the content of the `propose`.
-public enum AcceptReason: Hashable, Sendable, CustomStringConvertible {
+public enum AcceptReason: Hashable, Sendable, Codable, CustomStringConvertible {
     /// Works on nothing: `(free)`.
     case free
     /// Works only on this many medium or low issues: `(only-medium-or-low-work :issues 2)`.
@@ -51,7 +51,7 @@ public enum AcceptReason: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// Why an employee does not take an issue; carried as the content of the `refuse`.
-public enum RefusalReason: Hashable, Sendable, CustomStringConvertible {
+public enum RefusalReason: Hashable, Sendable, Codable, CustomStringConvertible {
     /// Works on a critical or high issue due soon:
     /// `(busy-with-urgent-issue :issue 7 :priority critical :deadline "2026-11-23T09:00:00Z")`.
     case busyWithUrgentIssue(id: Int64, priority: IssuePriority, deadline: Date)

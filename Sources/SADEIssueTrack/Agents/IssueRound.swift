@@ -1,7 +1,7 @@
 /// What became of an issue its reporter's agent tried to hand on (InformIssueToSolve).
-public struct IssueRound: Hashable, Sendable {
+public struct IssueRound: Hashable, Sendable, Codable {
     /// How the round ended.
-    public enum Result: Hashable, Sendable {
+    public enum Result: Hashable, Sendable, Codable {
         /// Not offered: medium or low, or high with a far deadline.
         case notOffered(reason: String)
         /// This employee took it.
@@ -15,7 +15,7 @@ public struct IssueRound: Hashable, Sendable {
     }
 
     /// What became of the fallback e-mail.
-    public enum EmailDelivery: Hashable, Sendable {
+    public enum EmailDelivery: Hashable, Sendable, Codable {
         /// The mail server took it.
         case delivered
         /// It failed; the outbox retries it later.

@@ -8,7 +8,7 @@ import SADENotification
 /// the Contract Net's timing. Employees who only take issues need none of it.
 public struct IssueTracker: Sendable {
     /// Where issues, employees and services are kept.
-    public let store: CompanyStore
+    public let store: any CompanyStore
     /// Sends the fallback e-mails; start it with ``NotificationOutbox/start()``.
     public let outbox: NotificationOutbox
     /// Which issues are offered, and how colleagues answer.
@@ -24,7 +24,7 @@ public struct IssueTracker: Sendable {
 
     /// Creates a tracker.
     public init(
-        store: CompanyStore, outbox: NotificationOutbox, rules: IssueTrackRules = IssueTrackRules(),
+        store: any CompanyStore, outbox: NotificationOutbox, rules: IssueTrackRules = IssueTrackRules(),
         proposalDeadline: Duration = .seconds(10), confirmationTimeout: Duration = .seconds(10),
         choose: @escaping @Sendable ([ACLMessage]) async -> [ACLMessage] = IssueTracker.freeFirst
     ) {

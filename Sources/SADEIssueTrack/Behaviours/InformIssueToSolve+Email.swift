@@ -8,7 +8,7 @@ extension InformIssueToSolve {
     func emailEveryone(_ start: IssueRound, tracker: IssueTracker) async throws -> IssueRound {
         var round = start
         let reporter = issueAgent.employee
-        let addresses = try tracker.store.employees(offering: issue.service)
+        let addresses = try await tracker.store.employees(offering: issue.service)
             .filter { $0.id != reporter.id && !$0.email.isEmpty }.map(\.email)
         guard !addresses.isEmpty, let id = issue.id else {
             round.result = .emailed(to: [], delivery: .noRecipients)

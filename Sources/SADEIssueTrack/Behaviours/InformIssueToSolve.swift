@@ -86,7 +86,7 @@ public struct InformIssueToSolve: Behaviour {
             record(outcome, in: &round)
             let confirmed = outcome.informs.first { IssueMessages.confirmsTaken($0.content, issue: id) }
             if let employee = confirmed?.sender.map({ String($0.localName) }) {
-                try tracker.store.assign(id, to: employee)
+                try await tracker.store.assign(id, to: employee)
                 round.result = .taken(by: employee)
                 issueAgent.observe(.taken(issue, by: employee))
                 return round

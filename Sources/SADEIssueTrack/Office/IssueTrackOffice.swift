@@ -7,59 +7,76 @@ import SADENotification
 /// The issue track as a long-running service (inside `sade serve`): one ``IssueAgent``
 /// per employee in the company's store, all on one platform whose directory
 /// facilitator holds their services. Any employee's agent may register an issue; the
-/// round that hands it on (``InformIssueToSolve``) runs in the background, and its
-/// outcome is kept for whoever asks.
+/// round that hands it on (``InformIssueToSolve``) runs in the background, and where it
+/// stands is kept in the store for whoever asks, on any node.
 ///
 /// Employees out of the office stay so across restarts (``CompanyStore/setConnected(_:_:)``):
 /// their agents refuse every offer as not connected.
+///
+/// With several nodes on one database the office is a singleton: its agents run on one
+/// node at a time (the one holding the evaluation lease calls ``start()``, and
+/// ``close()`` when it loses it). Everywhere, reads come from the shared store; on a
+/// node where the office is closed, what needs its agents (saving an employee, a
+/// presence, an issue, a result) goes to the open one through ``forward`` (an
+/// ``OfficeCalls`` relay) and that one's ``answer(_:)``.
 public actor IssueTrackOffice {
-    /// Where a round stands.
-    public enum RoundState: Hashable, Sendable {
-        /// Colleagues are being asked.
-        case running
-        /// The round is over.
-        case finished(IssueRound)
-    }
-
     /// The company's data.
-    public nonisolated let store: CompanyStore
+    public nonisolated let store: any CompanyStore
     /// The platform the agents live on.
     public nonisolated let platform: Environment
     /// The store, outbox, rules and timing every agent registers issues with.
     public nonisolated let tracker: IssueTracker
+    /// Whether the office starts and stops the outbox (its own); not when it shares the node's.
+    private let ownsOutbox: Bool
     private let logger = Logger(label: "sade.issuetrack.office")
+    /// Whether the agents run here (between ``start()`` and ``close()``).
+    public private(set) var isOpen = false
+    /// Sends a call to the node where the office is open; `nil` with one node.
+    private var forward: (@Sendable (OfficeCall) async throws(IssueTrackError) -> OfficeAnswer)?
     private var agents: [String: IssueAgent] = [:]
-    private var rounds: [Int64: RoundState] = [:]
     private var runningRounds: [Int64: Task<Void, Never>] = [:]
     private var reporting: Set<Int64> = []
     private var lastSave: Task<IssueTrackError?, Never>?
 
     /// An office for the company in `store`, with agents on `platform`, e-mailing through
-    /// `outbox` (started and stopped with the office); nothing runs until ``start()``.
+    /// `outbox` — started and stopped with the office unless `ownsOutbox` is false (the
+    /// node's own outbox, shared); nothing runs until ``start()``.
     public init(
-        store: CompanyStore, outbox: NotificationOutbox, platform: Environment, proposalDeadline: Duration = .seconds(5),
-        confirmationTimeout: Duration = .seconds(5)
+        store: any CompanyStore, outbox: NotificationOutbox, platform: Environment, proposalDeadline: Duration = .seconds(5),
+        confirmationTimeout: Duration = .seconds(5), ownsOutbox: Bool = true
     ) {
         self.store = store
         self.platform = platform
+        self.ownsOutbox = ownsOutbox
         tracker = IssueTracker(store: store, outbox: outbox, proposalDeadline: proposalDeadline, confirmationTimeout: confirmationTimeout)
     }
 
-    /// Starts the outbox and an agent for every employee, connected unless recorded as
-    /// out of the office. An agent that cannot start is logged and left out; when the
-    /// store cannot be read, everything started is stopped again and the error thrown.
+    /// Where the calls that need the agents go while the office is closed here (another node).
+    public func forwardCalls(_ forward: @escaping @Sendable (OfficeCall) async throws(IssueTrackError) -> OfficeAnswer) {
+        self.forward = forward
+    }
+
+    /// Opens the office: starts the outbox (if its own) and an agent for every employee,
+    /// connected unless recorded as out of the office. An agent that cannot start is
+    /// logged and left out; when the store cannot be read, everything started is stopped
+    /// again and the error thrown.
     ///
-    /// Rounds do not survive a restart: an urgent issue whose round was interrupted
-    /// stays open until registered again.
+    /// Rounds do not survive a restart or a move to another node: a round the store
+    /// shows running is recorded as interrupted, and its urgent issue stays open until
+    /// registered again.
     public func start() async throws(IssueTrackError) {
-        await tracker.outbox.start()
+        guard !isOpen else { return }
+        if ownsOutbox { await tracker.outbox.start() }
         let employees: [Employee], away: Set<String>
         do {
-            (employees, away) = (try store.company().employees, try store.disconnectedEmployees())
+            let interrupted = try await store.interruptRunningRounds()
+            if !interrupted.isEmpty { logger.notice("rounds interrupted by the last stop", metadata: ["issues": "\(interrupted)"]) }
+            (employees, away) = (try await store.company().employees, try await store.disconnectedEmployees())
         } catch {
             await shutdown()
             throw error
         }
+        isOpen = true
         for employee in employees {
             do {
                 try await startAgent(for: employee, connected: !away.contains(employee.id))
@@ -69,35 +86,48 @@ public actor IssueTrackOffice {
         }
     }
 
-    /// Stops every agent (a running round ends as interrupted), then the outbox.
-    public func shutdown() async {
-        for agent in agents.values { await agent.stop() }
+    /// Closes the office here (another node takes it over): stops every agent, a running
+    /// round ending as interrupted; the outbox goes on.
+    public func close() async {
+        isOpen = false
+        let stopping = agents.values
         agents = [:]
-        for round in runningRounds.values { await round.value }
-        await tracker.outbox.stop()
+        for agent in stopping { await agent.stop() }
+        let rounds = runningRounds.values
+        for round in rounds { await round.value }
+    }
+
+    /// Closes the office, then stops the outbox if it is its own.
+    public func shutdown() async {
+        await close()
+        if ownsOutbox { await tracker.outbox.stop() }
     }
 
     // MARK: The company
 
     /// The company, with its services, employees and issues.
-    public func company() throws(IssueTrackError) -> Company {
-        try store.company()
+    public func company() async throws(IssueTrackError) -> Company {
+        try await store.company()
     }
 
     /// The employees out of the office, by id.
-    public func disconnected() throws(IssueTrackError) -> Set<String> {
-        try store.disconnectedEmployees()
+    public func disconnected() async throws(IssueTrackError) -> Set<String> {
+        try await store.disconnectedEmployees()
     }
 
     /// Adds a service, or updates its description.
-    public func save(_ service: Service) throws(IssueTrackError) {
-        try store.save(service)
+    public func save(_ service: Service) async throws(IssueTrackError) {
+        try await store.save(service)
     }
 
     /// Adds an employee and starts their agent, or replaces their data and restarts the
     /// agent so that it publishes the services they offer now. Saves run one after the
     /// other, so two of the same employee never race for the agent's name.
     public func save(_ employee: Employee) async throws(IssueTrackError) {
+        if let forward = forwardingTo() {
+            try Self.expectDone(try await forward(.save(employee)))
+            return
+        }
         let previous = lastSave
         let saving = Task { () async -> IssueTrackError? in
             _ = await previous?.value
@@ -109,16 +139,21 @@ public actor IssueTrackOffice {
     }
 
     private func replaceAgent(with employee: Employee) async throws(IssueTrackError) {
-        try store.save(employee)
+        try await store.save(employee)
         if let running = agents.removeValue(forKey: employee.id) { await running.stop() }
         // Read after the wait: a presence change or another save may have come meanwhile.
-        guard let stored = try store.employee(employee.id) else { throw .unknownEmployee(employee.id) }
-        try await startAgent(for: stored, connected: !(try store.disconnectedEmployees().contains(employee.id)))
+        guard let stored = try await store.employee(employee.id) else { throw .unknownEmployee(employee.id) }
+        guard isOpen else { return }  // closed meanwhile: the next office starts the agent
+        try await startAgent(for: stored, connected: !(try await store.disconnectedEmployees().contains(employee.id)))
     }
 
     /// Says whether an employee is connected to the company network (in the office).
     public func setConnected(_ employee: String, _ connected: Bool) async throws(IssueTrackError) {
-        try store.setConnected(employee, connected)
+        if let forward = forwardingTo() {
+            try Self.expectDone(try await forward(.setConnected(employee, connected)))
+            return
+        }
+        try await store.setConnected(employee, connected)
         await agents[employee]?.setConnected(connected)
     }
 
@@ -128,43 +163,44 @@ public actor IssueTrackOffice {
     /// it on; returns it as stored, at once. ``round(of:)`` tells how the round goes.
     ///
     /// - Throws: ``IssueTrackError/unknownEmployee(_:)``, ``IssueTrackError/unknownService(_:)``.
-    public func register(_ issue: Issue, reporter: String) throws(IssueTrackError) -> Issue {
+    public func register(_ issue: Issue, reporter: String) async throws(IssueTrackError) -> Issue {
+        if let forward = forwardingTo() { return try Self.expectIssue(try await forward(.register(issue, reporter: reporter))) }
         guard let agent = agents[reporter] else { throw .unknownEmployee(reporter) }
         var issue = issue
         issue.reporter = reporter
-        let stored = try store.register(issue)
+        let stored = try await store.register(issue)
         guard let id = stored.id else { return stored }
-        rounds[id] = .running
+        try await store.setRound(.running, of: id)
         runningRounds[id] = Task {
             let round = await agent.handOn(stored)
-            self.finish(id, round)
+            await self.finish(id, round)
         }
         return stored
     }
 
     /// Every issue, by number, with its round. The rounds are read first: a round that
     /// is over has already stored its assignment, so the two always agree.
-    public func issues() throws(IssueTrackError) -> [(issue: Issue, round: RoundState?)] {
-        let rounds = rounds
-        return try store.company().issues.map { ($0, $0.id.flatMap { rounds[$0] }) }
+    public func issues() async throws(IssueTrackError) -> [(issue: Issue, round: RoundState?)] {
+        let rounds = try await store.rounds(of: nil)
+        return try await store.company().issues.map { ($0, $0.id.flatMap { rounds[$0] }) }
     }
 
     /// The issue with this number, if any, with its round (read in the same order).
-    public func issue(_ id: Int64) throws(IssueTrackError) -> (issue: Issue, round: RoundState?)? {
-        let round = rounds[id]
-        return try store.issue(id).map { ($0, round) }
+    public func issue(_ id: Int64) async throws(IssueTrackError) -> (issue: Issue, round: RoundState?)? {
+        let round = try await store.round(of: id)
+        return try await store.issue(id).map { ($0, round) }
     }
 
-    /// How the round of issue `id` went, if it ran since the office started.
-    public func round(of id: Int64) -> RoundState? {
-        rounds[id]
+    /// Where the round of issue `id` stands, if it had one.
+    public func round(of id: Int64) async throws(IssueTrackError) -> RoundState? {
+        try await store.round(of: id)
     }
 
     /// Waits until the round of issue `id` is over and returns it; `nil` when none ran
-    /// since the office started.
-    public func finishedRound(of id: Int64) async -> IssueRound? {
+    /// since the office opened here.
+    public func finishedRound(of id: Int64) async throws(IssueTrackError) -> IssueRound? {
         if let running = runningRounds[id] { await running.value }
-        guard case .finished(let round) = rounds[id] else { return nil }
+        guard case .finished(let round) = try await store.round(of: id) else { return nil }
         return round
     }
 
@@ -177,14 +213,61 @@ public actor IssueTrackOffice {
     ///   ``IssueTrackError/resultNotRecorded(_:)`` when the reporter's agent did not
     ///   record it in time.
     public func report(_ id: Int64, solved: Bool, note: String, timeout: Duration = .seconds(10)) async throws(IssueTrackError) -> Issue {
-        guard let issue = try store.issue(id) else { throw .unknownIssue(id) }
+        if let forward = forwardingTo() { return try Self.expectIssue(try await forward(.report(id, solved: solved, note: note))) }
+        guard let issue = try await store.issue(id) else { throw .unknownIssue(id) }
         guard !reporting.contains(id) else { throw .resultPending(id) }
         guard issue.status == .inProgress, let assignee = issue.assignee, let agent = agents[assignee] else { throw .notInProgress(id) }
         reporting.insert(id)
         defer { reporting.remove(id) }
         await agent.report(id, solved: solved, note: note)
         guard await tracker.resolution(of: id, within: timeout) != nil else { throw .resultNotRecorded(id) }
-        return try store.issue(id) ?? issue
+        return try await store.issue(id) ?? issue
+    }
+
+    // MARK: Calls from other nodes
+
+    /// Answers a call another node forwarded; `nil` while the office is closed here (the
+    /// open one answers).
+    public func answer(_ call: OfficeCall) async -> OfficeAnswer? {
+        guard isOpen else { return nil }
+        do throws(IssueTrackError) {
+            switch call {
+            case .save(let employee):
+                try await save(employee)
+                return .done
+            case .setConnected(let employee, let connected):
+                try await setConnected(employee, connected)
+                return .done
+            case .register(let issue, let reporter):
+                return .issue(try await register(issue, reporter: reporter))
+            case .report(let id, let solved, let note):
+                return .issue(try await report(id, solved: solved, note: note))
+            }
+        } catch {
+            return .failed(error)
+        }
+    }
+
+    /// Where calls go when the agents are elsewhere: `nil` when they run here, or with
+    /// one node.
+    private func forwardingTo() -> (@Sendable (OfficeCall) async throws(IssueTrackError) -> OfficeAnswer)? {
+        isOpen ? nil : forward
+    }
+
+    private static func expectDone(_ answer: OfficeAnswer) throws(IssueTrackError) {
+        switch answer {
+        case .done: return
+        case .failed(let error): throw error
+        case .issue: throw .storage("the office answered with an issue where none was expected")
+        }
+    }
+
+    private static func expectIssue(_ answer: OfficeAnswer) throws(IssueTrackError) -> Issue {
+        switch answer {
+        case .issue(let issue): return issue
+        case .failed(let error): throw error
+        case .done: throw .storage("the office answered without the issue")
+        }
     }
 
     // MARK: Agents
@@ -192,7 +275,7 @@ public actor IssueTrackOffice {
     private func startAgent(for employee: Employee, connected: Bool) async throws(IssueTrackError) {
         let agent = IssueAgent(
             employee: employee, environment: platform, directory: platform.dfIdentifier, calendar: tracker.outbox.clock,
-            workload: try store.work(of: employee.id), reportersPlatform: platform.name,
+            workload: try await store.work(of: employee.id), reportersPlatform: platform.name,
             tracker: tracker)
         do {
             try await agent.start()
@@ -203,8 +286,28 @@ public actor IssueTrackOffice {
         agents[employee.id] = agent
     }
 
-    private func finish(_ id: Int64, _ round: IssueRound) {
-        rounds[id] = .finished(round)
+    private func finish(_ id: Int64, _ round: IssueRound) async {
+        do {
+            try await store.setRound(.finished(round), of: id)
+        } catch {
+            logger.error("a round's outcome was not stored", metadata: ["issue": "\(id)", "error": "\(error)"])
+        }
         runningRounds[id] = nil
     }
+}
+
+/// A call that needs the office's agents, sent by a node where the office is closed to
+/// the node where it is open.
+public enum OfficeCall: Hashable, Sendable, Codable {
+    case save(Employee)
+    case setConnected(String, Bool)
+    case register(Issue, reporter: String)
+    case report(Int64, solved: Bool, note: String)
+}
+
+/// The open office's answer to an ``OfficeCall``.
+public enum OfficeAnswer: Hashable, Sendable, Codable {
+    case done
+    case issue(Issue)
+    case failed(IssueTrackError)
 }

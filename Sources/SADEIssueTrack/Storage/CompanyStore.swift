@@ -1,114 +1,93 @@
 import Foundation
-import GRDB
 
-/// The company's data on SQLite (iMobile's `DAO`): the company, services, employees and
-/// issues, in `<directory>/issuetrack.sqlite` or in memory.
+/// The company's data (iMobile's `DAO`): the company, services, employees, issues, who
+/// is out of the office, and how each issue's last round went. On SQLite
+/// (``SQLiteCompanyStore``, one machine) or PostgreSQL (``PostgresCompanyStore``, shared
+/// by several nodes); both pass one conformance suite.
 ///
-/// Safe to share: every call is one transaction on GRDB's pool (several readers, one writer).
-public struct CompanyStore: Sendable {
-    /// The file name inside the data directory.
-    public static let fileName = "issuetrack.sqlite"
-
-    let writer: any DatabaseWriter
-
-    /// Opens (creating and migrating if needed) the database in `directory`, in WAL mode,
-    /// or an in-memory database when `directory` is `nil`.
-    public init(directory: String?) throws(IssueTrackError) {
-        do {
-            if let directory {
-                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-                var configuration = Configuration()
-                configuration.busyMode = .timeout(5)  // an employee process may read while the company writes
-                writer = try DatabasePool(path: (directory as NSString).appendingPathComponent(Self.fileName), configuration: configuration)
-            } else {
-                writer = try DatabaseQueue()
-            }
-            try IssueTrackMigrations.migrator.migrate(writer)
-        } catch {
-            throw .storage("cannot open: \(error)")
-        }
-    }
-
-    // MARK: Company, services, employees
-
+/// Every call is one transaction.
+public protocol CompanyStore: Sendable {
     /// Sets the company's name and description.
-    public func setCompany(name: String, description: String) throws(IssueTrackError) {
-        try write { db in
-            try db.execute(sql: "INSERT OR REPLACE INTO company (id, name, description) VALUES (1, ?, ?)", arguments: [name, description])
-        }
-    }
+    func setCompany(name: String, description: String) async throws(IssueTrackError)
 
-    /// Everything about the company: name, services, employees and issues.
-    public func company() throws(IssueTrackError) -> Company {
-        try read { db in
-            let row = try Row.fetchOne(db, sql: "SELECT name, description FROM company WHERE id = 1")
-            return Company(
-                name: row?["name"] ?? "", description: row?["description"] ?? "",
-                services: try Service.order(Column("name")).fetchAll(db),
-                issues: try Issue.order(Column("id")).fetchAll(db),
-                employees: try Self.employees(in: db, offering: nil))
-        }
-    }
+    /// Everything about the company: name, services (by name), employees (by id) and
+    /// issues (by number).
+    func company() async throws(IssueTrackError) -> Company
 
     /// Adds a service, or updates its description.
-    public func save(_ service: Service) throws(IssueTrackError) {
-        try write { db in try service.save(db) }
-    }
+    func save(_ service: Service) async throws(IssueTrackError)
 
     /// Adds an employee, or replaces their data and services.
     ///
     /// - Throws: ``IssueTrackError/invalidEmployeeID(_:)``, ``IssueTrackError/unknownService(_:)``.
-    public func save(_ employee: Employee) throws(IssueTrackError) {
-        guard Employee.isValidID(employee.id) else { throw .invalidEmployeeID(employee.id) }
-        try write { db in
-            for name in employee.services where try Service.fetchOne(db, key: name) == nil {
-                throw IssueTrackError.unknownService(name)
-            }
-            try EmployeeRow(id: employee.id, name: employee.name, birthDate: employee.birthDate, email: employee.email, phone: employee.phone)
-                .save(db)
-            try EmployeeServiceRow.filter(Column("employeeID") == employee.id).deleteAll(db)
-            for name in Set(employee.services) { try EmployeeServiceRow(employeeID: employee.id, serviceName: name).insert(db) }
-        }
-    }
+    func save(_ employee: Employee) async throws(IssueTrackError)
 
     /// The employee with this id, if any.
-    public func employee(_ id: String) throws(IssueTrackError) -> Employee? {
-        try read { db in try Self.employees(in: db, offering: nil).first { $0.id == id } }
-    }
+    func employee(_ id: String) async throws(IssueTrackError) -> Employee?
 
     /// Every employee offering `service`, by id (the e-mail fallback's recipients).
-    public func employees(offering service: String) throws(IssueTrackError) -> [Employee] {
-        try read { db in try Self.employees(in: db, offering: service) }
-    }
+    func employees(offering service: String) async throws(IssueTrackError) -> [Employee]
 
-    private static func employees(in db: Database, offering service: String?) throws -> [Employee] {
-        var offered: [String: [String]] = [:]
-        for row in try EmployeeServiceRow.order(Column("serviceName")).fetchAll(db) { offered[row.employeeID, default: []].append(row.serviceName) }
-        return try EmployeeRow.order(Column("id")).fetchAll(db).compactMap { row in
-            let services = offered[row.id] ?? []
-            if let service, !services.contains(service) { return nil }
-            return Employee(id: row.id, name: row.name, birthDate: row.birthDate, email: row.email, phone: row.phone, services: services)
-        }
-    }
+    /// Stores a new issue, open; returns it with its number.
+    ///
+    /// - Throws: ``IssueTrackError/unknownService(_:)`` if its service is not registered.
+    func register(_ issue: Issue) async throws(IssueTrackError) -> Issue
+
+    /// The issue with this number, if any.
+    func issue(_ id: Int64) async throws(IssueTrackError) -> Issue?
+
+    /// The issues `employee` is working on (in progress, assigned to them), by deadline.
+    func work(of employee: String) async throws(IssueTrackError) -> [Issue]
+
+    /// Records that `employee` took issue `id`: in progress, assigned to them.
+    ///
+    /// - Throws: ``IssueTrackError/unknownIssue(_:)``.
+    func assign(_ id: Int64, to employee: String) async throws(IssueTrackError)
+
+    /// Records the result its assignee reported: solved or not, with their note.
+    ///
+    /// - Throws: ``IssueTrackError/unknownIssue(_:)``.
+    func resolve(_ id: Int64, solved: Bool, note: String?) async throws(IssueTrackError)
+
+    /// Records whether `employee` is connected to the company network; an employee
+    /// never recorded counts as connected.
+    ///
+    /// - Throws: ``IssueTrackError/unknownEmployee(_:)``.
+    func setConnected(_ employee: String, _ connected: Bool) async throws(IssueTrackError)
+
+    /// The employees recorded as not connected (out of the office), by id.
+    func disconnectedEmployees() async throws(IssueTrackError) -> Set<String>
+
+    /// Records where the round handing issue `id` on stands.
+    ///
+    /// - Throws: ``IssueTrackError/unknownIssue(_:)``.
+    func setRound(_ round: RoundState, of id: Int64) async throws(IssueTrackError)
+
+    /// Where the round of each issue in `ids` (every issue when `nil`) stands, for those
+    /// that had one.
+    func rounds(of ids: [Int64]?) async throws(IssueTrackError) -> [Int64: RoundState]
+
+    /// Records every round still running as interrupted (an office starting after
+    /// another stopped or died: nothing runs them any more); returns their issues.
+    func interruptRunningRounds() async throws(IssueTrackError) -> [Int64]
+}
+
+/// Where the round handing an issue on stands.
+public enum RoundState: Hashable, Sendable, Codable {
+    /// Colleagues are being asked.
+    case running
+    /// The round is over.
+    case finished(IssueRound)
 }
 
 extension CompanyStore {
-    func read<T>(_ body: @Sendable (Database) throws -> T) throws(IssueTrackError) -> T {
-        try mappingErrors { try writer.read(body) }
+    /// Where the round of issue `id` stands, if it had one.
+    public func round(of id: Int64) async throws(IssueTrackError) -> RoundState? {
+        try await rounds(of: [id])[id]
     }
 
-    func write<T>(_ body: @Sendable (Database) throws -> T) throws(IssueTrackError) -> T {
-        try mappingErrors { try writer.write(body) }
-    }
-
-    /// `access`'s result; its ``IssueTrackError``s as they are, anything else (SQLite's) as `storage`.
-    private func mappingErrors<T>(_ access: () throws -> T) throws(IssueTrackError) -> T {
-        do {
-            return try access()
-        } catch let error as IssueTrackError {
-            throw error
-        } catch {
-            throw .storage("\(error)")
-        }
+    /// A running round's state as stored: the round itself, interrupted, once nothing runs it.
+    static func interrupted(_ issue: Issue) -> RoundState {
+        .finished(IssueRound(issue: issue))
     }
 }

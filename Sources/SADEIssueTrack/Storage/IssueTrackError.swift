@@ -1,7 +1,9 @@
 /// Why an issue-track operation failed.
-public enum IssueTrackError: Error, Hashable, Sendable, CustomStringConvertible {
+public enum IssueTrackError: Error, Hashable, Sendable, Codable, CustomStringConvertible {
     /// The database could not be opened, read or written.
     case storage(String)
+    /// The database or the office (on another node) cannot be reached now; try again.
+    case unavailable(String)
     /// No employee has this id.
     case unknownEmployee(String)
     /// No service has this name.
@@ -27,6 +29,7 @@ public enum IssueTrackError: Error, Hashable, Sendable, CustomStringConvertible 
     public var description: String {
         switch self {
         case .storage(let reason): "issue track database: \(reason)"
+        case .unavailable(let reason): "the issue track cannot be reached now, try again: \(reason)"
         case .unknownEmployee(let id): "no employee has the id '\(id)'"
         case .unknownService(let name): "the company offers no service called '\(name)'; register it first"
         case .unknownIssue(let id): "there is no issue #\(id)"

@@ -49,6 +49,14 @@ enum IssueTrackMigrations {
                 table.column("connected", .boolean).notNull()
             }
         }
+        // How each issue's last round went (``RoundState`` as JSON), so that any node and a
+        // restarted server tell it.
+        migrator.registerMigration("issue-track-v3-rounds") { db in
+            try db.create(table: "issueRound") { table in
+                table.primaryKey("issueID", .integer).references("issue", onDelete: .cascade)
+                table.column("state", .text).notNull()
+            }
+        }
         return migrator
     }
 }

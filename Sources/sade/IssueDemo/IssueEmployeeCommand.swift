@@ -42,8 +42,8 @@ struct IssueEmployeeCommand: AsyncParsableCommand {
 
     func run() async throws {
         CommandLogging.bootstrapped
-        let store = try CompanyStore(directory: data)
-        guard let person = try store.employee(employee) else {
+        let store = try SQLiteCompanyStore(directory: data)
+        guard let person = try await store.employee(employee) else {
             FileHandle.standardError.write(Data("sade issues-employee: \(IssueTrackError.unknownEmployee(employee))\n".utf8))
             throw ExitCode.failure
         }
@@ -51,7 +51,7 @@ struct IssueEmployeeCommand: AsyncParsableCommand {
         let transport = try await TCPTransport.start(for: platform, configuration: TCPTransport.Configuration(port: 0, drainTimeout: .seconds(2)))
         let agent = IssueAgent(
             employee: person, environment: platform, directory: SendCommand.receiver(from: directory)!,
-            calendar: OutboxClock(clock: platform.clock, origin: Date()), workload: try store.work(of: person.id),
+            calendar: OutboxClock(clock: platform.clock, origin: Date()), workload: try await store.work(of: person.id),
             resolveAfter: .milliseconds(Int64(workTime * 1000)))
         try await agent.start()
         say("employee \(person.id) ready on \(transport.addresses.joined(separator: " "))")

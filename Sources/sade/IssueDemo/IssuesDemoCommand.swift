@@ -38,7 +38,7 @@ struct IssuesDemoCommand: AsyncParsableCommand {
     func validate() throws {
         guard workTime >= 0, workTime <= 3600 else { throw ValidationError("--work-time must be between 0 and 3600 seconds") }
         guard timeout > 0, timeout <= 86_400 else { throw ValidationError("--timeout must be between 0 and 86400 seconds") }
-        if let data, FileManager.default.fileExists(atPath: (data as NSString).appendingPathComponent(CompanyStore.fileName)) {
+        if let data, FileManager.default.fileExists(atPath: (data as NSString).appendingPathComponent(SQLiteCompanyStore.fileName)) {
             throw ValidationError("--data must be a new directory: the demo seeds a company of its own, and \(data) already has one")
         }
     }
@@ -61,7 +61,7 @@ struct IssuesDemoCommand: AsyncParsableCommand {
         let outbox = try NotificationOutbox(
             directory: directory, channels: [mail], configuration: .init(maxAttempts: 3, initialBackoff: .seconds(1)),
             clock: OutboxClock(clock: platform.clock, origin: Date()))
-        let store = try CompanyStore(directory: directory)
+        let store = try SQLiteCompanyStore(directory: directory)
         let launcher: any ColleagueLauncher = inProcess
             ? InProcessColleagues(platform: platform, store: store, calendar: outbox.clock, workTime: .milliseconds(Int64(workTime * 1000)))
             : EmployeeProcesses(dataDirectory: directory, workTime: workTime, narrator: narrator)

@@ -22,8 +22,8 @@ struct Office {
 
     init(mail: any NotificationChannel = RecordingMailChannel(), choose: (@Sendable ([ACLMessage]) async -> [ACLMessage])? = nil) async throws {
         platform = Environment(name: "company", clock: clock)
-        store = try CompanyStore(directory: nil)
-        try IssueTrackScenario.seed(store, now: Self.origin)
+        store = try SQLiteCompanyStore(directory: nil)
+        try await IssueTrackScenario.seed(store, now: Self.origin)
         outbox = try NotificationOutbox(directory: nil, channels: [mail], clock: OutboxClock(clock: platform.clock, origin: Self.origin))
         await outbox.start()
         var tracker = IssueTracker(store: store, outbox: outbox)
@@ -36,7 +36,7 @@ struct Office {
     /// Robert's agent, started, with the tracker; its events go to ``events``.
     func reporter() async throws -> IssueAgent {
         let agent = IssueAgent(
-            employee: try #require(try store.employee("robert")), environment: platform, directory: directory, calendar: outbox.clock,
+            employee: try #require(try await store.employee("robert")), environment: platform, directory: directory, calendar: outbox.clock,
             tracker: tracker) { [events] event in events.append(event) }
         try await agent.start()
         return agent
@@ -45,8 +45,8 @@ struct Office {
     /// A colleague's agent, started, with their work from the store.
     func colleague(_ id: String, connected: Bool = true) async throws -> IssueAgent {
         let agent = IssueAgent(
-            employee: try #require(try store.employee(id)), environment: platform, directory: directory, calendar: outbox.clock,
-            workload: try store.work(of: id)) { [events] event in events.append(event) }
+            employee: try #require(try await store.employee(id)), environment: platform, directory: directory, calendar: outbox.clock,
+            workload: try await store.work(of: id)) { [events] event in events.append(event) }
         try await agent.start()
         if !connected { await agent.setConnected(false) }
         return agent

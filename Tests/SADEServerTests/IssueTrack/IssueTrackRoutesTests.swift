@@ -35,7 +35,7 @@ struct IssueTrackRoutesTests {
         let id = try #require((response.object?["id"] as? NSNumber)?.int64Value, "\(response.text)")
         #expect(response.object?["status"] as? String == "open")
         let office = try #require(harness.server.issueTrack)
-        _ = await office.finishedRound(of: id)
+        _ = try await office.finishedRound(of: id)
         return id
     }
 

@@ -26,7 +26,7 @@ extension OpenAPIConformanceTests {
         unknown.reporter = "ghost"
         try await log.call(.post, "/api/v1/issues", token: ward.nurse1, json: unknown)
         try await log.call(.post, "/api/v1/issues", token: ward.nurse1, raw: #"{"title": 3}"#)
-        _ = await harness.server.issueTrack?.finishedRound(of: id)
+        _ = try await harness.server.issueTrack?.finishedRound(of: id)
         try await log.call(.get, "/api/v1/issues", token: ward.nurse1)
         try await log.call(.get, "/api/v1/issues/{id}", "/api/v1/issues/\(id)", token: ward.doctor1)
         try await log.call(.get, "/api/v1/issues/{id}", "/api/v1/issues/999", token: ward.doctor1)

@@ -48,7 +48,7 @@ struct ServerHarness: Sendable {
         if issueTrack {
             let company = Environment(name: "company", clock: clock)
             office = IssueTrackOffice(
-                store: try CompanyStore(directory: nil),
+                store: try SQLiteCompanyStore(directory: nil),
                 outbox: try NotificationOutbox(directory: nil, channels: issueTrackMail, clock: OutboxClock(clock: company.clock, origin: epoch)),
                 platform: company)
         }

@@ -56,7 +56,7 @@ extension MonitoringServer {
             } catch IssueTrackError.unknownEmployee(let reporter) {
                 throw APIError.invalid("reporter: \(IssueTrackError.unknownEmployee(reporter))", code: "invalid-field")
             }
-            return try JSONBody.response(IssueView(stored, round: await office.round(of: stored.id ?? 0)), status: .accepted)
+            return try JSONBody.response(IssueView(stored, round: try await office.round(of: stored.id ?? 0)), status: .accepted)
         }
 
         api.get("issues/:id") { _, context -> Response in
@@ -72,7 +72,7 @@ extension MonitoringServer {
             let id = try issueNumber(context)
             let input = try await JSONBody.decode(ResolutionInput.self, from: request, limit: configuration.maxBodyBytes).checked()
             let issue = try await office.report(id, solved: input.solved, note: input.note)
-            return try JSONBody.response(IssueView(issue, round: await office.round(of: id)))
+            return try JSONBody.response(IssueView(issue, round: try await office.round(of: id)))
         }
     }
 
@@ -109,6 +109,7 @@ extension APIError {
         case .unknownService, .invalidEmployeeID: self = .invalid(error.description, code: "invalid-field")
         case .notInProgress, .noOpenOffer, .notAReporter, .resultPending: self = .conflict(error.description)
         case .resultNotRecorded: self = APIError(.serviceUnavailable, code: "result-not-recorded", message: error.description)
+        case .unavailable: self = APIError(.serviceUnavailable, code: "unavailable", message: error.description)
         case .storage, .agentNotStarted:
             self = APIError(.internalServerError, code: "internal", message: "the issue track could not store or start that")
         }

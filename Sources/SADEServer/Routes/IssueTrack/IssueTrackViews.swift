@@ -52,7 +52,7 @@ struct IssueView: Encodable {
     let resolutionNote: String?
     let round: RoundView?
 
-    init(_ issue: Issue, round: IssueTrackOffice.RoundState?) {
+    init(_ issue: Issue, round: RoundState?) {
         id = issue.id ?? 0
         title = issue.title
         description = issue.description
@@ -92,7 +92,7 @@ struct RoundView: Encodable {
     /// Why it was not offered, why it failed, or why the e-mail is not delivered.
     let reason: String?
 
-    init(_ state: IssueTrackOffice.RoundState) {
+    init(_ state: RoundState) {
         guard case .finished(let round) = state else {
             (self.state, asked, proposals, refusals, unreachable) = ("running", [], [], [], [])
             (outcome, takenBy, emailedTo, emailDelivery, reason) = (nil, nil, nil, nil, nil)

@@ -1,6 +1,5 @@
 import Foundation
 import Logging
-import SADEPostgres
 import Synchronization
 
 /// Carries live events between nodes sharing a database, so that a client connected to
@@ -10,11 +9,11 @@ import Synchronization
 /// `deliver` here. Best effort, like the hubs it joins: events sent while a node's
 /// connection is lost do not reach it.
 ///
-/// The monitoring dashboard's events (``MonitoringEventRelay``) and the homes' go
+/// The monitoring dashboard's events, the homes' and the issue track office's calls go
 /// through one each.
 package final class NodeEventRelay<Event: Codable & Sendable>: Sendable {
     /// The most bytes of events in one notification.
-    static var payloadLimit: Int { 7_500 }
+    package static var payloadLimit: Int { 7_500 }
 
     let pool: PostgresPool
     /// The notification channel.
@@ -32,9 +31,9 @@ package final class NodeEventRelay<Event: Codable & Sendable>: Sendable {
     private let signal: AsyncStream<Void>.Continuation
 
     /// What one notification carries.
-    struct Envelope: Codable {
-        let node: String
-        let events: [Event]
+    package struct Envelope: Codable {
+        package let node: String
+        package let events: [Event]
     }
 
     package init(
@@ -142,7 +141,7 @@ package final class NodeEventRelay<Event: Codable & Sendable>: Sendable {
 
     /// The events as notification payloads of at most ``payloadLimit`` bytes each; an
     /// event too large for one is split in halves until each part fits.
-    func payloads(_ events: [Event]) -> [String] {
+    package func payloads(_ events: [Event]) -> [String] {
         var payloads: [String] = []
         var batch: [Event] = []
         for event in events.flatMap(fitting) {
@@ -170,30 +169,5 @@ package final class NodeEventRelay<Event: Codable & Sendable>: Sendable {
 
     private func encoded(_ events: [Event]) -> String? {
         (try? JSONEncoder().encode(Envelope(node: node, events: events))).map { String(decoding: $0, as: UTF8.self) }
-    }
-}
-
-/// The monitoring dashboard's live events between nodes: every sample, score, alert
-/// and acknowledgement reaches the clients of every node.
-package typealias MonitoringEventRelay = NodeEventRelay<MonitoringEvent>
-
-extension NodeEventRelay where Event == MonitoringEvent {
-    /// The notification channel.
-    package static var channel: String { "sade_events" }
-
-    /// A relay of what is published on `hub` to the other nodes' hubs, and back.
-    package convenience init(pool: PostgresPool, hub: MonitoringEventHub, node: String, logger: Logger) {
-        self.init(pool: pool, channel: Self.channel, node: node, logger: logger, split: Self.halves) { event in hub.publishRelayed(event) }
-        hub.relay { [weak self] event in self?.enqueue(event) }
-    }
-
-    /// A samples event of several observations in two halves (an event too large for one notification).
-    private static func halves(_ event: MonitoringEvent) -> [MonitoringEvent]? {
-        guard case .samples(let samples) = event, samples.observations.count > 1 else { return nil }
-        let middle = samples.observations.count / 2
-        var first = samples, second = samples
-        first.observations = Array(samples.observations[..<middle])
-        second.observations = Array(samples.observations[middle...])
-        return [.samples(first), .samples(second)]
     }
 }

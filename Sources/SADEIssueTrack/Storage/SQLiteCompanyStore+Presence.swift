@@ -1,11 +1,7 @@
 import GRDB
 
-extension CompanyStore {
-    /// Records whether `employee` is connected to the company network; an employee
-    /// never recorded counts as connected.
-    ///
-    /// - Throws: ``IssueTrackError/unknownEmployee(_:)``.
-    public func setConnected(_ employee: String, _ connected: Bool) throws(IssueTrackError) {
+extension SQLiteCompanyStore {
+    public func setConnected(_ employee: String, _ connected: Bool) async throws(IssueTrackError) {
         try write { db in
             guard try EmployeeRow.fetchOne(db, key: employee) != nil else { throw IssueTrackError.unknownEmployee(employee) }
             try db.execute(
@@ -14,8 +10,7 @@ extension CompanyStore {
         }
     }
 
-    /// The employees recorded as not connected (out of the office), by id.
-    public func disconnectedEmployees() throws(IssueTrackError) -> Set<String> {
+    public func disconnectedEmployees() async throws(IssueTrackError) -> Set<String> {
         try read { db in Set(try String.fetchAll(db, sql: "SELECT employeeID FROM presence WHERE NOT connected")) }
     }
 }

@@ -1,0 +1,28 @@
+import Foundation
+import Logging
+import SADEPostgres
+
+/// The monitoring dashboard's live events between nodes: every sample, score, alert
+/// and acknowledgement reaches the clients of every node.
+package typealias MonitoringEventRelay = NodeEventRelay<MonitoringEvent>
+
+extension NodeEventRelay where Event == MonitoringEvent {
+    /// The notification channel.
+    package static var channel: String { "sade_events" }
+
+    /// A relay of what is published on `hub` to the other nodes' hubs, and back.
+    package convenience init(pool: PostgresPool, hub: MonitoringEventHub, node: String, logger: Logger) {
+        self.init(pool: pool, channel: Self.channel, node: node, logger: logger, split: Self.halves) { event in hub.publishRelayed(event) }
+        hub.relay { [weak self] event in self?.enqueue(event) }
+    }
+
+    /// A samples event of several observations in two halves (an event too large for one notification).
+    private static func halves(_ event: MonitoringEvent) -> [MonitoringEvent]? {
+        guard case .samples(let samples) = event, samples.observations.count > 1 else { return nil }
+        let middle = samples.observations.count / 2
+        var first = samples, second = samples
+        first.observations = Array(samples.observations[..<middle])
+        second.observations = Array(samples.observations[middle...])
+        return [.samples(first), .samples(second)]
+    }
+}
