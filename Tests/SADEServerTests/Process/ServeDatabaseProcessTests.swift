@@ -1,4 +1,5 @@
 import Foundation
+import SADEExamples
 import SADEHealth
 import SADEHealthPostgres
 import SADEMonitoring
@@ -72,7 +73,10 @@ struct ServeDatabaseProcessTests {
         #expect(await again.finish().status == 0)
     }
 
-    @Test("two nodes started together with --demo on one empty database seed it once: one demo hospital, two flats, both nodes serving")
+    @Test("""
+        two nodes started together with --demo on one empty database seed it once: one demo hospital, two flats, one company, \
+        both nodes serving; an issue registered on either is handed on by the one office
+        """)
     func demoSeededOnce() async throws {
         let url = try await PostgresTestServer.makeDatabase()
         let folders = (0..<2).map { _ in FileManager.default.temporaryDirectory.appendingPathComponent("sade-serve-\(UUID().uuidString)").path }
@@ -86,6 +90,30 @@ struct ServeDatabaseProcessTests {
             #expect((flats.array as? [Any])?.count == DemoHomes.flats.count, "\(flats.text)")
             let patients = try await HarnessResponse.json(.get, base + "/api/v1/patients", token: admin)
             #expect((patients.array as? [Any])?.count == DemoHospital.patients.count + DemoHomes.flats.count, "the ward's and the flats' residents")
+            let company = try await HarnessResponse.json(.get, base + "/api/v1/company", token: admin)
+            #expect((company.object?["employees"] as? [Any])?.count == IssueTrackScenario.employees.count, "\(company.text)")
+        }
+        // An urgent issue registered on each node: the office (on the evaluating node) runs
+        // both rounds, and either node tells how they went.
+        var rounds: [[String: Any]] = []
+        for (_, base) in nodes {
+            let admin = try await ServeProcessTests.login(base, "admin")
+            let registered = try await HarnessResponse.json(.post, base + "/api/v1/issues", token: admin, IssueBody(
+                title: "Core switch down", description: "nobody can work", priority: "critical", deadline: Date().addingTimeInterval(20 * 3600),
+                service: "infrastructure", reporter: "robert"))
+            #expect(registered.status == .accepted, "\(registered.text)")
+            let id = try #require((registered.object?["id"] as? NSNumber)?.int64Value, "\(registered.text)")
+            var round: [String: Any] = [:]
+            let finished = try await SeveralNodesProcessTests.eventually(within: .seconds(30)) {
+                round = try await HarnessResponse.json(.get, nodes[0].1 + "/api/v1/issues/\(id)", token: admin).object?["round"] as? [String: Any] ?? [:]
+                return round["state"] as? String == "finished"
+            }
+            #expect(finished, "\(round)")
+            rounds.append(round)
+        }
+        #expect(rounds.first?["outcome"] as? String == "taken" && rounds.first?["takenBy"] as? String == "tony", "\(rounds)")
+        #expect(rounds.last?["outcome"] as? String != "interrupted", "\(rounds)")
+        for (process, _) in nodes {
             process.signal(SIGTERM)
             #expect(await process.finish().status == 0)
         }
