@@ -190,7 +190,7 @@ extension ServeCommand {
         do {
             let pool = try await PostgresPool.connect(location)
             let health = try await PostgresHealthStore(pool)
-            say("health store, accounts, alerts, notifications, homes and wearable data: PostgreSQL at \(location)")
+            say("health store, accounts, alerts, notifications, homes, wearable data and the issue track: PostgreSQL at \(location)")
             return (health, pool)
         } catch let failure as PostgresFailure where failure.isUnavailable {
             throw Self.unavailable(failure.description)

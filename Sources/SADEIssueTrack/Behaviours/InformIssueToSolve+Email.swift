@@ -4,7 +4,9 @@ import SADENotification
 extension InformIssueToSolve {
     /// The fallback: one e-mail, through the outbox, to everyone in the company who offers
     /// the issue's service (but the reporter), connected or not. Waits for the first
-    /// outcome of the delivery: delivered, retrying later, or given up.
+    /// outcome of the delivery: delivered, retrying later, or given up — told by this
+    /// outbox's events, or after ``outcomeWait`` by the delivery as stored (another
+    /// node's outbox, sharing the database, may have sent it).
     func emailEveryone(_ start: IssueRound, tracker: IssueTracker) async throws -> IssueRound {
         var round = start
         let reporter = issueAgent.employee
@@ -45,14 +47,33 @@ extension InformIssueToSolve {
         if try await tracker.outbox.deliveries(of: stored.id).isEmpty {  // no channel took it: no outcome will come
             return .failed(error: "no channel sends e-mail: the outbox has no mail server configured")
         }
-        for await event in events {
-            switch event {
-            case .delivered(stored.id, _): return .delivered
-            case .failed(stored.id, _, _, let error, _): return .retrying(error: error)
-            case .dead(stored.id, _, let error): return .failed(error: error)
-            default: continue
+        let told = await withTaskGroup(of: IssueRound.EmailDelivery?.self) { group in
+            group.addTask {
+                for await event in events {
+                    switch event {
+                    case .delivered(stored.id, _): return .delivered
+                    case .failed(stored.id, _, _, let error, _): return .retrying(error: error)
+                    case .dead(stored.id, _, let error): return .failed(error: error)
+                    default: continue
+                    }
+                }
+                return Task.isCancelled ? nil : .retrying(error: "the outbox stopped before delivering it")
             }
+            group.addTask {
+                try? await tracker.outbox.clock.clock.sleep(for: Self.outcomeWait)
+                return nil
+            }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            return first
         }
-        return .retrying(error: "the outbox stopped before delivering it")
+        if let told { return told }
+        let states = try await tracker.outbox.deliveries(of: stored.id).map(\.state)
+        if states.contains(.delivered) { return .delivered }
+        if states.contains(.dead) { return .failed(error: "the outbox gave up on it") }
+        return .retrying(error: "not delivered yet")
     }
+
+    /// How long the round waits for this node's outbox to tell how the e-mail went.
+    static let outcomeWait = Duration.seconds(30)
 }

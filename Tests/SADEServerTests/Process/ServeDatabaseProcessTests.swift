@@ -38,7 +38,7 @@ struct ServeDatabaseProcessTests {
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("sade-serve-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: data) }
         let (server, base) = try await ServeProcessTests.serve(["--demo", "--data", data, "--database", url])
-        #expect(await server.line(containing: "alerts, notifications, homes and wearable data: PostgreSQL") != nil)
+        #expect(await server.line(containing: "alerts, notifications, homes, wearable data and the issue track: PostgreSQL") != nil)
         let admin = try await ServeProcessTests.login(base, "admin")
         let accepted = try await HarnessResponse.json(
             .post, base + "/api/v1/patients/patient-05/observations", token: admin,
