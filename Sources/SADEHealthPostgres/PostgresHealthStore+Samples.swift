@@ -7,6 +7,8 @@ extension PostgresHealthStore {
     /// Saves samples in one transaction: every sample is validated and the principal's
     /// share permission checked for each before anything is written, so a batch is
     /// stored whole or not at all. Observers hear of the samples once they are committed.
+    /// Saves made while another is being written are committed together
+    /// (``PostgresSaveQueue``).
     ///
     /// - Throws: the first sample's validation error, ``HealthError/notAuthorized(principal:access:type:patient:)``,
     ///   ``HealthError/duplicate(_:)`` for a UUID already stored (or twice in the batch),
@@ -16,20 +18,7 @@ extension PostgresHealthStore {
         for sample in samples {
             try sample.validate()
         }
-        let grants = try await write { [database] connection in
-            let grants = try await PostgresGrantRows.fetch(of: nil, connection, database)
-            let policy = AccessPolicy(principal, grants: grants)
-            for sample in samples {
-                try policy.require(.share, sample.type, of: sample.patient)
-            }
-            var rows = try PostgresSampleRows(samples)
-            let last = try await connection.rows(
-                "UPDATE change_counter SET last = last + \(Int64(rows.count)) WHERE id = 1 RETURNING last", database
-            ).first?.decode(Int64.self) ?? 0
-            rows.number(from: last - Int64(rows.count) + 1)
-            try await rows.insert(connection, database)
-            return grants
-        }
+        let grants = try await saves.write(samples, as: principal)
         observers.publish(samples, grants: grants)
     }
 

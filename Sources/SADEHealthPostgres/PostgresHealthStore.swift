@@ -21,6 +21,8 @@ public final class PostgresHealthStore: HealthStore, ClinicalRegistry {
     public let database: PostgresPool
     /// The live streams of ``observe(_:patient:as:)``.
     let observers = SampleObservers()
+    /// Saves of samples, committed together when they come while one is being written.
+    let saves: PostgresSaveQueue
     /// The migrations' store name.
     static let migrationStore = "health"
 
@@ -29,6 +31,7 @@ public final class PostgresHealthStore: HealthStore, ClinicalRegistry {
     /// - Throws: ``HealthError/storage(_:)`` when a migration fails.
     public init(_ database: PostgresPool) async throws(HealthError) {
         self.database = database
+        saves = PostgresSaveQueue(database: database)
         do {
             try await database.migrate(Self.migrationStore, PostgresHealthSchema.migrations)
         } catch {
