@@ -442,8 +442,11 @@ public final class MonitoringSystem: Sendable {
 
 /// What runs on one node at a time, the evaluating one: started (not awaited — many
 /// flats must not hold up the lease's renewal) when this node takes the evaluation
-/// lease, stopped when it loses it. Stopping waits for a start still running, so nothing
-/// is left running on a node that no longer evaluates.
+/// lease, stopped when it loses it. Starts and stops run one after the other in the
+/// order they were asked for, a stop cancelling a start still running first, so
+/// nothing is left running on a node that no longer evaluates, and nothing runs twice.
+/// A start that fails (the database away a moment) is tried again, a second later and
+/// then up to every 10 s, until it works or a stop comes.
 private final class Singletons: Sendable {
     private struct Singleton {
         let name: String
@@ -452,31 +455,50 @@ private final class Singletons: Sendable {
     }
 
     private let singletons = Mutex<[Singleton]>([])
-    private let starting = Mutex<Task<Void, Never>?>(nil)
+    /// The last start or stop asked for; the next runs after it.
+    private let last = Mutex<(task: Task<Void, Never>, isStart: Bool)?>(nil)
 
     func add(_ name: String, start: @escaping @Sendable () async throws -> Void, stop: @escaping @Sendable () async -> Void) {
         singletons.withLock { $0.append(Singleton(name: name, start: start, stop: stop)) }
     }
 
-    /// Starts each in the background, in the order added; one that fails is logged.
+    /// Starts each in the background, in the order added.
     func start(logger: Logger) {
         let all = singletons.withLock { $0 }
-        starting.withLock { starting in
-            starting = Task {
-                for singleton in all where !Task.isCancelled {
-                    do { try await singleton.start() } catch {
-                        logger.error("not started on the evaluating node", metadata: ["what": "\(singleton.name)", "error": "\(error)"])
+        last.withLock { last in
+            let previous = last?.task
+            last = (Task {
+                await previous?.value
+                for singleton in all {
+                    var wait = Duration.seconds(1)
+                    while !Task.isCancelled {
+                        do {
+                            try await singleton.start()
+                            break
+                        } catch {
+                            logger.error("not started on the evaluating node; trying again", metadata: ["what": "\(singleton.name)", "error": "\(error)"])
+                            guard (try? await Task.sleep(for: wait)) != nil else { break }
+                            wait = min(wait * 2, .seconds(10))
+                        }
                     }
                 }
-            }
+            }, true)
         }
     }
 
-    /// Cancels a start still running and waits for it, then stops each, last added first.
+    /// Cancels a start still running, then stops each, last added first; returns once stopped.
     func stop() async {
-        let start = starting.withLock { $0 }
-        start?.cancel()
-        await start?.value
-        for singleton in singletons.withLock({ $0 }).reversed() { await singleton.stop() }
+        let all = singletons.withLock { $0 }
+        let stopping = last.withLock { last in
+            let previous = last
+            if let previous, previous.isStart { previous.task.cancel() }
+            let task = Task {
+                await previous?.task.value
+                for singleton in all.reversed() { await singleton.stop() }
+            }
+            last = (task, false)
+            return task
+        }
+        await stopping.value
     }
 }

@@ -14,15 +14,16 @@ extension ServeCommand {
     /// seeded with iMobile's (six employees, Julia and Pedro out of the office).
     ///
     /// Alone, its data and e-mail outbox are in `DATA/issuetrack` and its office opens
-    /// with the server. On PostgreSQL its data is shared, its e-mails go through the
-    /// node's outbox, and its office opens on the evaluating node only (moving when that
-    /// node dies); the other nodes send it what needs its agents (``OfficeCalls``).
+    /// with the server. On PostgreSQL its data and its e-mails are in the database (an
+    /// outbox of its own sending e-mail only, on the shared outbox tables), and its office
+    /// opens on the evaluating node only (moving when that node dies); the other nodes
+    /// send it what needs its agents (``OfficeCalls``).
     func openIssueTrack(_ system: MonitoringSystem, pool: PostgresPool?) async throws -> (office: IssueTrackOffice, calls: OfficeCalls?) {
         let platform = Environment(name: "company")
+        let channels: [any NotificationChannel] = mail.configuration().map { [EmailChannel($0)] } ?? []
         guard let pool else {
             let directory = (data as NSString).appendingPathComponent("issuetrack")
             let store = try SQLiteCompanyStore(directory: directory)
-            let channels: [any NotificationChannel] = mail.configuration().map { [EmailChannel($0)] } ?? []
             let outbox = try NotificationOutbox(directory: directory, channels: channels)
             if demo { try await Self.seedIssueTrack(store, now: outbox.clock.now) }
             return (IssueTrackOffice(store: store, outbox: outbox, platform: platform), nil)
@@ -31,8 +32,10 @@ extension ServeCommand {
         if demo {
             try await system.oneNodeAtATime("sade demo issue track") { try await Self.seedIssueTrack(store, now: system.now()) }
         }
-        let office = IssueTrackOffice(store: store, outbox: system.outbox, platform: platform, ownsOutbox: false)
-        let calls = await OfficeCalls(pool: pool, office: office, node: system.node, logger: Logger(label: "sade.issuetrack.calls"))
+        let outbox = try await NotificationOutbox(postgres: pool, channels: channels)
+        let office = IssueTrackOffice(store: store, outbox: outbox, platform: platform)
+        let calls = try await OfficeCalls(
+            pool: pool, office: office, node: system.node, logger: Logger(label: "sade.issuetrack.calls"), answering: { system.evaluates })
         system.runWhileEvaluating("the issue track's office", start: { try await office.start() }, stop: { await office.close() })
         return (office, calls)
     }

@@ -128,10 +128,10 @@ struct ServeCommand: AsyncParsableCommand {
             say("dashboard: open http://\(host):\(port)/ in a browser")
         }
         await officeCalls?.start()  // before the system takes the lease: the office's calls are heard from the start
-        try await system.start()
-        if demo { try await DemoHomes.startLive(system) }
         let company: Company
         do {
+            try await system.start()
+            if demo { try await DemoHomes.startLive(system) }
             if officeCalls == nil { try await issueTrack.start() }  // alone; else on the evaluating node. Stops what it started if it fails
             company = try await issueTrack.company()
         } catch {

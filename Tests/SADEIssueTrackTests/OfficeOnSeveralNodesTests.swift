@@ -24,7 +24,7 @@ struct OfficeOnSeveralNodesTests {
             let outbox = try await NotificationOutbox(
                 postgres: pool, channels: [mail], clock: OutboxClock(clock: platform.clock, origin: Office.origin))
             office = IssueTrackOffice(store: try await PostgresCompanyStore(pool), outbox: outbox, platform: platform)
-            calls = await OfficeCalls(pool: pool, office: office, node: name, patience: patience, logger: Logger(label: "test.\(name)"))
+            calls = try await OfficeCalls(pool: pool, office: office, node: name, patience: patience, logger: Logger(label: "test.\(name)"))
             await calls.start()
         }
 

@@ -8,12 +8,13 @@ import Testing
 /// A channel shared by several nodes' outboxes in a test: records every delivery, in
 /// order, and tells a waiting test about each.
 final class RecordingChannel: NotificationChannel {
-    let name = "test"
+    let name: String
     private let state = Mutex<[UUID]>([])
     let deliveries: AsyncStream<UUID>
     private let continuation: AsyncStream<UUID>.Continuation
 
-    init() {
+    init(name: String = "test") {
+        self.name = name
         (deliveries, continuation) = AsyncStream.makeStream(of: UUID.self)
     }
 
@@ -76,6 +77,31 @@ struct SharedOutboxTests {
         #expect(Set(channel.delivered) == Set(sent), "every notice delivered, none twice")
         for id in sent { #expect(try await first.attempts(of: id).count == 1) }
         #expect(try await second.pendingCount() == 0)
+    }
+
+    @Test("two outboxes on one database with different channels (the monitoring's, the issue track's e-mail) each take only their own deliveries")
+    func eachTakesItsOwnChannels() async throws {
+        let place = try await OutboxBackend.postgres.place()
+        let (app, email) = (RecordingChannel(name: "app"), RecordingChannel(name: "email"))
+        let quickLooks = NotificationOutbox.Configuration(pollInterval: .milliseconds(20))
+        let monitoring = try await OutboxBackend.postgres.outbox(at: place, channels: [app], configuration: quickLooks, clock: .system)
+        let issueTrack = try await OutboxBackend.postgres.outbox(at: place, channels: [email], configuration: quickLooks, clock: .system)
+        let mail = try await issueTrack.send(Notice(recipients: [.email("tony@acme.example")], severity: .warning, title: "issue #3", body: "b"))
+        await monitoring.start()
+        let alert = try await monitoring.send(Notice(recipients: [.user("nurse1")], severity: .alarm, title: "HR 150", body: "b"))
+        var arrivals = app.deliveries.makeAsyncIterator()
+        #expect(await arrivals.next() == alert.id)
+        let passes = await monitoring.dispatchPasses
+        await until { await monitoring.dispatchPasses >= passes + 3 }  // it looked again, and again
+        #expect(try await monitoring.attempts(of: mail.id).isEmpty, "the e-mail is not the monitoring outbox's to try")
+        #expect(try await issueTrack.deliveries(of: mail.id).map(\.state) == [.pending])
+
+        await issueTrack.start()
+        var mails = email.deliveries.makeAsyncIterator()
+        #expect(await mails.next() == mail.id)
+        await issueTrack.stop()
+        await monitoring.stop()
+        #expect(app.delivered == [alert.id] && email.delivered == [mail.id])
     }
 
     @Test("what a dead node held is delivered by another once the hold runs out, not before")

@@ -51,8 +51,9 @@ public actor IssueTrackOffice {
         tracker = IssueTracker(store: store, outbox: outbox, proposalDeadline: proposalDeadline, confirmationTimeout: confirmationTimeout)
     }
 
-    /// Where the calls that need the agents go while the office is closed here (another node).
-    public func forwardCalls(_ forward: @escaping @Sendable (OfficeCall) async throws(IssueTrackError) -> OfficeAnswer) {
+    /// Where the calls that need the agents go while the office is closed here (another
+    /// node); `nil`: nowhere (this node stops).
+    public func forwardCalls(_ forward: (@Sendable (OfficeCall) async throws(IssueTrackError) -> OfficeAnswer)?) {
         self.forward = forward
     }
 
@@ -67,19 +68,19 @@ public actor IssueTrackOffice {
     public func start() async throws(IssueTrackError) {
         guard !isOpen else { return }
         if ownsOutbox { await tracker.outbox.start() }
-        let employees: [Employee], away: Set<String>
+        let employees: [Employee]
         do {
             let interrupted = try await store.interruptRunningRounds()
             if !interrupted.isEmpty { logger.notice("rounds interrupted by the last stop", metadata: ["issues": "\(interrupted)"]) }
-            (employees, away) = (try await store.company().employees, try await store.disconnectedEmployees())
+            employees = try await store.company().employees
         } catch {
             await shutdown()
             throw error
         }
         isOpen = true
-        for employee in employees {
+        for employee in employees where isOpen {
             do {
-                try await startAgent(for: employee, connected: !away.contains(employee.id))
+                try await startAgent(for: employee)
             } catch {
                 logger.error("an employee's agent did not start", metadata: ["employee": "\(employee.id)", "error": "\(error)"])
             }
@@ -90,6 +91,7 @@ public actor IssueTrackOffice {
     /// round ending as interrupted; the outbox goes on.
     public func close() async {
         isOpen = false
+        _ = await lastSave?.value  // a save restarting an agent finishes first (and starts none now)
         let stopping = agents.values
         agents = [:]
         for agent in stopping { await agent.stop() }
@@ -144,7 +146,7 @@ public actor IssueTrackOffice {
         // Read after the wait: a presence change or another save may have come meanwhile.
         guard let stored = try await store.employee(employee.id) else { throw .unknownEmployee(employee.id) }
         guard isOpen else { return }  // closed meanwhile: the next office starts the agent
-        try await startAgent(for: stored, connected: !(try await store.disconnectedEmployees().contains(employee.id)))
+        try await startAgent(for: stored)
     }
 
     /// Says whether an employee is connected to the company network (in the office).
@@ -170,7 +172,13 @@ public actor IssueTrackOffice {
         issue.reporter = reporter
         let stored = try await store.register(issue)
         guard let id = stored.id else { return stored }
-        try await store.setRound(.running, of: id)
+        do {
+            try await store.setRound(.running, of: id)
+        } catch {
+            // Stored: the round runs anyway, and its end is stored when it comes.
+            logger.warning("a round's start was not stored", metadata: ["issue": "\(id)", "error": "\(error)"])
+        }
+        // Closed meanwhile, the agent is stopped: the round ends at once as interrupted, and says so.
         runningRounds[id] = Task {
             let round = await agent.handOn(stored)
             await self.finish(id, round)
@@ -272,7 +280,10 @@ public actor IssueTrackOffice {
 
     // MARK: Agents
 
-    private func startAgent(for employee: Employee, connected: Bool) async throws(IssueTrackError) {
+    /// Starts `employee`'s agent, connected unless recorded as out of the office (read
+    /// now: a change made while other agents started counts); stopped again at once if
+    /// the office closed meanwhile.
+    private func startAgent(for employee: Employee) async throws(IssueTrackError) {
         let agent = IssueAgent(
             employee: employee, environment: platform, directory: platform.dfIdentifier, calendar: tracker.outbox.clock,
             workload: try await store.work(of: employee.id), reportersPlatform: platform.name,
@@ -282,8 +293,17 @@ public actor IssueTrackOffice {
         } catch {
             throw .agentNotStarted(employee.id, reason: "\(error)")
         }
-        if !connected { await agent.setConnected(false) }
+        guard isOpen else {
+            await agent.stop()
+            return
+        }
         agents[employee.id] = agent
+        // Read after the agent is listed: a change arriving from now on reaches it through setConnected.
+        do {
+            if try await store.disconnectedEmployees().contains(employee.id) { await agent.setConnected(false) }
+        } catch {
+            logger.warning("presence not read; the agent starts connected", metadata: ["employee": "\(employee.id)", "error": "\(error)"])
+        }
     }
 
     private func finish(_ id: Int64, _ round: IssueRound) async {

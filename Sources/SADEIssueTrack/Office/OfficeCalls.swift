@@ -1,53 +1,73 @@
 import Foundation
 import Logging
+import PostgresNIO
 import SADEPostgres
 import Synchronization
 
-/// The issue track office's calls between nodes sharing a database: a node where the
-/// office is closed sends what needs the agents (``OfficeCall``) with `NOTIFY`; the node
-/// where it is open answers, and the answer comes back the same way. A call nobody
-/// answers in time — no office open anywhere yet (a node taking over), or the one open
-/// died — fails as ``IssueTrackError/unavailable(_:)``, for the client to try again.
+/// The issue track office's calls between nodes sharing a database. A node where the
+/// office is closed writes what needs the agents (an ``OfficeCall``) into
+/// `issuetrack_call` and says so with `NOTIFY`; the node where the office is open takes
+/// the call — one office only, whatever happens: the row is claimed with
+/// `taken_by IS NULL` — answers it into the row and says so back. Calls and answers
+/// are any size (the notifications carry only the call's id).
+///
+/// A call nobody takes within ``patience`` (no office open anywhere: a node taking it
+/// over) is withdrawn — claimed as `nobody`, so no office runs it later — and fails as
+/// ``IssueTrackError/unavailable(_:)`` for the client to try again. One taken and not
+/// answered in time (the office's node died on it) fails the same way.
 public final class OfficeCalls: Sendable {
     /// The notification channel.
     public static let channel = "sade_issuetrack"
 
-    /// What one node tells another.
+    /// What one node tells the others: a call waits in the table, or its answer does.
     enum Message: Codable, Sendable {
-        case call(id: UUID, from: String, OfficeCall)
-        case answer(id: UUID, to: String, OfficeAnswer)
+        case call(UUID)
+        case answered(UUID, to: String)
     }
 
     private let relay: NodeEventRelay<Message>
+    private let pool: PostgresPool
     private let node: String
-    /// How long a call waits for its answer (a result report waits up to 10 s on the office).
+    private let logger: Logger
+    /// How long a call waits to be taken, and then to be answered.
     let patience: Duration
     private let waiting = Waiting()
     private let tasks = Mutex<[Task<Void, Never>]>([])
+    private weak let office: IssueTrackOffice?
 
     /// Calls between `office` on this node (`node`) and the other nodes' on `pool`'s
-    /// database; the office forwards through it while closed here. Nothing is sent or
-    /// heard until ``start()``.
-    public init(pool: PostgresPool, office: IssueTrackOffice, node: String, patience: Duration = .seconds(15), logger: Logger) async {
+    /// database; the office forwards through it while closed here. This node takes
+    /// calls only while `answering` says so (the node holds the evaluation lease, as
+    /// well as having the office open). Nothing is sent or heard until ``start()``.
+    public init(
+        pool: PostgresPool, office: IssueTrackOffice, node: String, patience: Duration = .seconds(15), logger: Logger,
+        answering: @escaping @Sendable () -> Bool = { true }
+    ) async throws(IssueTrackError) {
+        do {
+            try await pool.migrate("issuetrack", PostgresCompanyStore.migrations)
+        } catch {
+            throw IssueTrackError(error)
+        }
+        self.pool = pool
         self.node = node
         self.patience = patience
-        let answers = Answers()
+        self.logger = logger
+        self.office = office
+        let taker = Taker(pool: pool, node: node, logger: logger)
         let waiting = self.waiting
-        relay = NodeEventRelay(pool: pool, channel: Self.channel, node: node, logger: logger) { message in
+        relay = NodeEventRelay(pool: pool, channel: Self.channel, node: node, logger: logger) { [weak office] message in
             switch message {
-            case .call(let id, let from, let call):
+            case .call(let id):
+                guard let office, answering() else { return }
                 // Answered off the listening loop: a result report waits for the reporter's agent.
-                Task {
-                    guard let answer = await office.answer(call) else { return }  // closed here: the open office answers
-                    answers.relay.withLock { $0 }?.enqueue(.answer(id: id, to: from, answer), vital: true)
-                }
-            case .answer(let id, let to, let answer) where to == node:
-                waiting.resume(id, with: answer)
-            case .answer:
+                Task { await taker.take(id, office: office) }
+            case .answered(let id, let to) where to == node:
+                waiting.resume(id, answered: true)
+            case .answered:
                 break
             }
         }
-        answers.relay.withLock { $0 = relay }
+        taker.relay.withLock { $0 = relay }
         await office.forwardCalls { [weak self] call throws(IssueTrackError) in
             guard let self else { throw .unavailable("this node is stopping") }
             return try await self.call(call)
@@ -55,7 +75,9 @@ public final class OfficeCalls: Sendable {
     }
 
     /// Starts sending and listening; returns once listening, so no answer is missed.
+    /// Calls left behind by nodes that died on them over an hour ago are deleted.
     public func start() async {
+        _ = try? await query("DELETE FROM issuetrack_call WHERE made_at < now() - interval '1 hour'")
         let relay = self.relay
         let listening = await relay.listen()
         tasks.withLock { tasks in
@@ -64,48 +86,126 @@ public final class OfficeCalls: Sendable {
         }
     }
 
-    /// Stops sending and listening; calls waiting fail as unavailable.
+    /// Stops sending and listening: calls waiting fail as unavailable, and the office
+    /// forwards nothing more.
     public func stop() async {
+        await office?.forwardCalls(nil)
         for task in tasks.withLock({ tasks in defer { tasks = [] }; return tasks }) { task.cancel() }
         waiting.resumeAll()
     }
 
     /// Sends `call` to the node where the office is open and waits for its answer.
     ///
-    /// - Throws: ``IssueTrackError/unavailable(_:)`` when no answer comes within ``patience``.
+    /// - Throws: ``IssueTrackError/unavailable(_:)`` when no office takes it, or answers
+    ///   it, within ``patience`` each; any error the office answered with.
     func call(_ call: OfficeCall) async throws(IssueTrackError) -> OfficeAnswer {
         let id = UUID()
-        let answer = await withCheckedContinuation { (continuation: CheckedContinuation<OfficeAnswer?, Never>) in
-            waiting.add(id, continuation)
-            relay.enqueue(.call(id: id, from: node, call), vital: true)
-            Task { [waiting, patience] in
-                try? await Task.sleep(for: patience)
-                waiting.resume(id, with: nil)
+        let body = try Self.encoded(call)
+        try await query("INSERT INTO issuetrack_call (id, caller, body) VALUES (\(id), \(node), \(body))")
+        var answered = await waiting.wait(id, within: patience) { relay.enqueue(.call(id), vital: true) }
+        if !answered {
+            // Withdrawn unless an office took it meanwhile: then it may still answer.
+            let withdrawn = try await query(
+                "UPDATE issuetrack_call SET taken_by = 'nobody' WHERE id = \(id) AND taken_by IS NULL RETURNING id")
+            guard withdrawn.isEmpty else {
+                _ = try? await query("DELETE FROM issuetrack_call WHERE id = \(id)")
+                throw .unavailable("no node runs the issue track's office now (one takes it over within the lease period)")
             }
+            answered = await waiting.wait(id, within: patience) {}
         }
-        guard let answer else { throw .unavailable("no node runs the issue track office now (one takes it over within the lease period)") }
-        return answer
+        let rows = try await query("DELETE FROM issuetrack_call WHERE id = \(id) RETURNING answer")
+        guard let text = try Self.decode(String?.self, rows.first) ?? nil else {
+            throw .unavailable("the node running the issue track's office did not answer (it may have stopped)")
+        }
+        do {
+            return try JSONDecoder().decode(OfficeAnswer.self, from: Data(text.utf8))
+        } catch {
+            throw .storage("an unreadable answer from the office: \(error)")
+        }
+    }
+
+    private func query(_ query: PostgresQuery) async throws(IssueTrackError) -> [PostgresRow] {
+        do { return try await pool.query(query) } catch { throw IssueTrackError(error) }
+    }
+
+    static func decode<T: PostgresDecodable>(_ type: T.Type, _ row: PostgresRow?) throws(IssueTrackError) -> T? {
+        guard let row else { return nil }
+        do { return try row.decode(T.self) } catch { throw IssueTrackError(error) }
+    }
+
+    static func encoded(_ value: some Encodable) throws(IssueTrackError) -> String {
+        do { return String(decoding: try JSONEncoder().encode(value), as: UTF8.self) } catch { throw .storage("a call could not be encoded: \(error)") }
     }
 }
 
-/// The calls waiting for an answer, each resumed once: by its answer, its timeout or a stop.
-private final class Waiting: Sendable {
-    private let continuations = Mutex<[UUID: CheckedContinuation<OfficeAnswer?, Never>]>([:])
+/// The office's side: takes a call (if no other office has), runs it, writes the answer.
+private final class Taker: Sendable {
+    let pool: PostgresPool
+    let node: String
+    let logger: Logger
+    /// The relay the answers' notices go out on, set once it is made.
+    let relay = Mutex<NodeEventRelay<OfficeCalls.Message>?>(nil)
 
-    func add(_ id: UUID, _ continuation: CheckedContinuation<OfficeAnswer?, Never>) {
-        continuations.withLock { $0[id] = continuation }
+    init(pool: PostgresPool, node: String, logger: Logger) {
+        self.pool = pool
+        self.node = node
+        self.logger = logger
     }
 
-    func resume(_ id: UUID, with answer: OfficeAnswer?) {
-        continuations.withLock { $0.removeValue(forKey: id) }?.resume(returning: answer)
+    func take(_ id: UUID, office: IssueTrackOffice) async {
+        guard await office.isOpen else { return }  // closed here: the open office takes it
+        do {
+            let rows = try await pool.query(
+                "UPDATE issuetrack_call SET taken_by = \(node) WHERE id = \(id) AND taken_by IS NULL RETURNING caller, body")
+            guard let (caller, body) = try rows.first?.decode((String, String).self) else { return }  // another office took it, or it was withdrawn
+            let answer: OfficeAnswer
+            do {
+                let call = try JSONDecoder().decode(OfficeCall.self, from: Data(body.utf8))
+                answer = await office.answer(call) ?? .failed(.unavailable("the office closed on this node while the call came"))
+            } catch {
+                answer = .failed(.storage("an unreadable call: \(error)"))
+            }
+            try await pool.query("UPDATE issuetrack_call SET answer = \(try OfficeCalls.encoded(answer)) WHERE id = \(id)")
+            relay.withLock { $0 }?.enqueue(.answered(id, to: caller), vital: true)
+        } catch {
+            logger.warning("an issue-track call from another node was not answered", metadata: ["call": "\(id)", "error": "\(error)"])
+        }
+    }
+}
+
+/// The calls waiting for their answer's notice, each resumed once: by the notice, its
+/// timeout or a stop.
+private final class Waiting: Sendable {
+    private let continuations = Mutex<[UUID: (CheckedContinuation<Bool, Never>, Task<Void, Never>?)]>([:])
+
+    /// Waits for `id`'s notice at most `limit`, after `send`ing; whether it came.
+    func wait(_ id: UUID, within limit: Duration, send: () -> Void) async -> Bool {
+        await withCheckedContinuation { continuation in
+            continuations.withLock { $0[id] = (continuation, nil) }
+            let timer = Task { [weak self] in
+                guard (try? await Task.sleep(for: limit)) != nil else { return }
+                self?.resume(id, answered: false)
+            }
+            let stillWaiting = continuations.withLock { waiting in
+                guard waiting[id] != nil else { return false }
+                waiting[id]?.1 = timer
+                return true
+            }
+            if !stillWaiting { timer.cancel() }
+            send()
+        }
+    }
+
+    func resume(_ id: UUID, answered: Bool) {
+        guard let (continuation, timer) = continuations.withLock({ $0.removeValue(forKey: id) }) else { return }
+        timer?.cancel()
+        continuation.resume(returning: answered)
     }
 
     func resumeAll() {
-        for waiter in continuations.withLock({ waiting in defer { waiting = [:] }; return waiting.values }) { waiter.resume(returning: nil) }
+        for (continuation, timer) in continuations.withLock({ waiting in defer { waiting = [:] }; return waiting.values }) {
+            timer?.cancel()
+            continuation.resume(returning: false)
+        }
     }
-}
-
-/// The relay answers go out on, set once it is made (its receiving closure answers through it).
-private final class Answers: Sendable {
-    let relay = Mutex<NodeEventRelay<OfficeCalls.Message>?>(nil)
 }

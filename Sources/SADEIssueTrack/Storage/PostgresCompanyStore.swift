@@ -47,7 +47,16 @@ public struct PostgresCompanyStore: CompanyStore {
             CREATE TABLE issuetrack_presence (
                 employee_id TEXT PRIMARY KEY REFERENCES issuetrack_employee ON DELETE CASCADE, connected BOOLEAN NOT NULL);
             CREATE TABLE issuetrack_round (issue_id BIGINT PRIMARY KEY REFERENCES issuetrack_issue ON DELETE CASCADE, state TEXT NOT NULL);
-            """)
+            """),
+        // Calls between nodes (``OfficeCalls``): what a node without the office asks of the
+        // node with it, taken by one office only, and the answer.
+        .init(
+            "v2-calls",
+            """
+            CREATE TABLE issuetrack_call (
+                id UUID PRIMARY KEY, caller TEXT NOT NULL, body TEXT NOT NULL, taken_by TEXT, answer TEXT,
+                made_at TIMESTAMPTZ NOT NULL DEFAULT now());
+            """),
     ]
 
     // MARK: Company, services, employees
@@ -231,11 +240,17 @@ public struct PostgresCompanyStore: CompanyStore {
                 WHERE id IN (SELECT issue_id FROM issuetrack_round WHERE state = \(running)) ORDER BY id FOR UPDATE
                 """, pool
             ).map(Self.issue)
+            var interrupted: [Int64] = []
             for issue in issues {
-                try await connection.rows(
-                    "UPDATE issuetrack_round SET state = \(try StoredRound.encoded(Self.interrupted(issue))) WHERE issue_id = \(issue.id)", pool)
+                // Only if still running: an office closing may have just stored how its round ended.
+                let rows = try await connection.rows(
+                    """
+                    UPDATE issuetrack_round SET state = \(try StoredRound.encoded(Self.interrupted(issue)))
+                    WHERE issue_id = \(issue.id) AND state = \(running) RETURNING issue_id
+                    """, pool)
+                if !rows.isEmpty, let id = issue.id { interrupted.append(id) }
             }
-            return issues.compactMap(\.id)
+            return interrupted
         }
     }
 

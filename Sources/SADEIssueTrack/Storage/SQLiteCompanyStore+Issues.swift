@@ -75,7 +75,8 @@ extension SQLiteCompanyStore {
     public func interruptRunningRounds() async throws(IssueTrackError) -> [Int64] {
         let running = try StoredRound.encoded(.running)
         return try write { db in
-            let issues = try Issue.fetchAll(db, sql: "SELECT issue.* FROM issue JOIN issueRound ON issueRound.issueID = issue.id WHERE state = ?", arguments: [running])
+            let issues = try Issue.fetchAll(
+                db, sql: "SELECT issue.* FROM issue JOIN issueRound ON issueRound.issueID = issue.id WHERE state = ? ORDER BY issue.id", arguments: [running])
             for issue in issues {
                 try db.execute(sql: "UPDATE issueRound SET state = ? WHERE issueID = ?", arguments: [try StoredRound.encoded(Self.interrupted(issue)), issue.id])
             }

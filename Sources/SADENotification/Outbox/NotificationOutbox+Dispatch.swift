@@ -47,7 +47,7 @@ extension NotificationOutbox {
     /// store), and when the next is due.
     private func dueDeliveries() async throws -> ([(key: DeliveryKey, notice: Notice)], Date?) {
         let now = clock.now
-        let claimed = try await store.claimDue(at: now, hold: configuration.hold, limit: Self.claimLimit)
+        let claimed = try await store.claimDue(at: now, hold: configuration.hold, limit: Self.claimLimit, channels: channels.keys.sorted())
         var next = claimed.nextDue
         var due: [(key: DeliveryKey, notice: Notice)] = []
         for delivery in claimed.due where !inFlight.contains(delivery.key) {

@@ -98,10 +98,15 @@ struct ServeDatabaseProcessTests {
         var rounds: [[String: Any]] = []
         for (_, base) in nodes {
             let admin = try await ServeProcessTests.login(base, "admin")
-            let registered = try await HarnessResponse.json(.post, base + "/api/v1/issues", token: admin, IssueBody(
-                title: "Core switch down", description: "nobody can work", priority: "critical", deadline: Date().addingTimeInterval(20 * 3600),
-                service: "infrastructure", reporter: "robert"))
-            #expect(registered.status == .accepted, "\(registered.text)")
+            // 503 while no node has opened the office yet (the evaluating node opens it once it took the lease).
+            var registered = try await HarnessResponse.json(.get, base + "/health")
+            let accepted = try await SeveralNodesProcessTests.eventually(within: .seconds(30)) {
+                registered = try await HarnessResponse.json(.post, base + "/api/v1/issues", token: admin, IssueBody(
+                    title: "Core switch down", description: "nobody can work", priority: "critical",
+                    deadline: Date().addingTimeInterval(20 * 3600), service: "infrastructure", reporter: "robert"))
+                return registered.status != .serviceUnavailable
+            }
+            #expect(accepted && registered.status == .accepted, "\(registered.text)")
             let id = try #require((registered.object?["id"] as? NSNumber)?.int64Value, "\(registered.text)")
             var round: [String: Any] = [:]
             let finished = try await SeveralNodesProcessTests.eventually(within: .seconds(30)) {
@@ -112,7 +117,8 @@ struct ServeDatabaseProcessTests {
             rounds.append(round)
         }
         #expect(rounds.first?["outcome"] as? String == "taken" && rounds.first?["takenBy"] as? String == "tony", "\(rounds)")
-        #expect(rounds.last?["outcome"] as? String != "interrupted", "\(rounds)")
+        // Tony busy with the first, Maria with the seeded one, Pedro out: everyone offering it is e-mailed.
+        #expect(rounds.last?["outcome"] as? String == "emailed", "\(rounds)")
         for (process, _) in nodes {
             process.signal(SIGTERM)
             #expect(await process.finish().status == 0)

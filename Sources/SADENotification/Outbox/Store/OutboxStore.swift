@@ -31,10 +31,12 @@ package protocol OutboxStore: Sendable {
     /// Unacknowledged alerts with a policy, oldest first, for resuming their escalation.
     func openEscalations() async throws -> [StoredEscalation]
 
-    /// The pending deliveries due at `now` that no other dispatcher holds, now held by
-    /// this one until `now + hold` (a dispatcher that dies lets them go then), and when
-    /// the next pending delivery falls due.
-    func claimDue(at now: Date, hold: Duration, limit: Int) async throws -> DueDeliveries
+    /// The pending deliveries on `channels` due at `now` that no other dispatcher holds,
+    /// now held by this one until `now + hold` (a dispatcher that dies lets them go
+    /// then), and when the next pending delivery on them falls due. Deliveries on other
+    /// channels are left to the dispatchers that have them (another outbox sharing the
+    /// database, e.g. the issue track's, which sends e-mail only).
+    func claimDue(at now: Date, hold: Duration, limit: Int, channels: [String]) async throws -> DueDeliveries
 
     /// Lets go of a claimed delivery that was not attempted (the dispatcher stopped).
     func release(_ key: DeliveryKey) async throws

@@ -195,14 +195,14 @@ package struct PostgresOutboxStore: OutboxStore {
 
     // MARK: Dispatch
 
-    package func claimDue(at now: Date, hold: Duration, limit: Int) async throws -> DueDeliveries {
+    package func claimDue(at now: Date, hold: Duration, limit: Int, channels: [String]) async throws -> DueDeliveries {
         let at = now.timeIntervalSince1970, until = at + hold.seconds
         return try await pool.transaction { connection in
             let claimed = try await Self.run(
                 """
                 WITH due AS (
                     SELECT notification_id, channel FROM outbox_delivery
-                    WHERE status = 'pending' AND next_attempt_at <= \(at) AND held_until <= \(at)
+                    WHERE status = 'pending' AND next_attempt_at <= \(at) AND held_until <= \(at) AND channel = ANY(\(channels))
                     ORDER BY next_attempt_at, position LIMIT \(limit) FOR UPDATE SKIP LOCKED)
                 UPDATE outbox_delivery d SET held_until = \(until), held_by = \(holder) FROM due, outbox_notification n
                 WHERE d.notification_id = due.notification_id AND d.channel = due.channel AND n.id = d.notification_id
@@ -213,7 +213,7 @@ package struct PostgresOutboxStore: OutboxStore {
             let next = try await Self.run(
                 """
                 SELECT min(greatest(next_attempt_at, held_until)) FROM outbox_delivery
-                WHERE status = 'pending' AND greatest(next_attempt_at, held_until) > \(at)
+                WHERE status = 'pending' AND greatest(next_attempt_at, held_until) > \(at) AND channel = ANY(\(channels))
                 """, on: connection)
             let rows = try claimed.map { try $0.decode((String, String, String, Double, Int).self) }
                 .sorted { ($0.3, $0.4) < ($1.3, $1.4) }
