@@ -124,4 +124,19 @@ struct OfficeOnSeveralNodesTests {
         await first.stop()
         await second.stop()
     }
+
+    @Test("with two offices open at once (a lease changing hands), a call is taken by one of them only")
+    func takenOnce() async throws {
+        let url = try await Self.company()
+        let nodes = [try await Node("node-a", database: url), try await Node("node-b", database: url), try await Node("node-c", database: url)]
+        try await nodes[0].office.start()
+        try await nodes[1].office.start()
+        let before = try await nodes[2].office.issues().count
+        for index in 0..<5 {
+            _ = try await nodes[2].office.register(Office.issue(.medium, dueInHours: 20, title: "Printer \(index)"), reporter: "robert")
+        }
+        let issues = try await nodes[2].office.issues()
+        #expect(issues.count == before + 5, "each call registered once: \(issues.map(\.issue.title))")
+        for node in nodes { await node.stop() }
+    }
 }
