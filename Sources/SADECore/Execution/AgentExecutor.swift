@@ -85,7 +85,8 @@ final class AgentExecutor: SerialExecutor {
                 job.runSynchronously(on: asUnownedSerialExecutor())
             case .drain(let agent):
                 assert(isRunningHere, "a drain runs only in its executor's turn")
-                if Self.drainBatch(agent) {
+                let more = scheduler.checksIsolation ? agent.assumeIsolated { $0.drainMailboxBatch() } : Self.drainBatch(agent)
+                if more {
                     state.withLock { $0.drainPending = agent }
                 }
             }

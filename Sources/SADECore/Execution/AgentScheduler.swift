@@ -33,6 +33,9 @@ import Synchronization
 ///
 /// Agent code must not block its thread waiting for another agent: the pool has
 /// one thread per core.
+///
+/// The shared pool lives as long as the process. A pool of its own (a test, a
+/// benchmark, an app that keeps some agents apart) is ended with ``shutdown()``.
 public final class AgentScheduler: TaskExecutor, Sendable {
     /// The pool every agent runs on: one thread per core, at least two.
     public static let shared = AgentScheduler(threads: max(2, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))))
@@ -52,12 +55,44 @@ public final class AgentScheduler: TaskExecutor, Sendable {
     /// How many items the shared queue holds, readable without its lock.
     private let sharedCount = Atomic<Int>(0)
 
-    /// Starts a pool of `threads` threads; they live as long as the process.
-    public init(threads: Int) {
+    /// Set by ``shutdown()``: threads exit once no work is left.
+    private let stopping = Atomic<Bool>(false)
+    /// Left by each thread as it exits.
+    private let running = DispatchGroup()
+
+    /// Whether agents' mailboxes are drained through `assumeIsolated` (the runtime's
+    /// isolation check at every drain) instead of the unchecked call; for the
+    /// benchmark that weighs the two (`sade bench --suite pingpong`).
+    package let checksIsolation: Bool
+
+    /// Starts a pool of `threads` threads, named `name-0`, `name-1`, … (for `top -H`,
+    /// `perf` and debuggers; at most 15 bytes on Linux); they run until ``shutdown()``.
+    public convenience init(threads: Int, name: String = "sade-agents") {
+        self.init(threads: threads, name: name, checksIsolation: false)
+    }
+
+    /// A pool that drains mailboxes as `checksIsolation` says.
+    package init(threads: Int, name: String, checksIsolation: Bool) {
         precondition(threads > 0, "an agent scheduler needs at least one thread")
+        self.checksIsolation = checksIsolation
         threadCount = threads
         parkingSpots = (0..<threads).map { _ in DispatchSemaphore(value: 0) }
-        for index in 0..<threads { WorkerThread.start(WorkerThread(index: index, scheduler: self)) }
+        for index in 0..<threads {
+            running.enter()
+            WorkerThread.start(WorkerThread(index: index, scheduler: self), name: "\(name)-\(index)")
+        }
+    }
+
+    /// Ends the pool: each thread runs the work already given to it, then exits;
+    /// returns once every thread has. Stop the pool's agents first: work scheduled
+    /// after the threads exit is never run (a task preferring this pool would wait for
+    /// ever). Calling it again returns at once.
+    public func shutdown() async {
+        stopping.store(true, ordering: .sequentiallyConsistent)
+        for spot in parkingSpots { spot.signal() }
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            running.notify(queue: .global()) { done.resume() }
+        }
     }
 
     /// Runs a task's job (`TaskExecutor`).
@@ -88,12 +123,19 @@ public final class AgentScheduler: TaskExecutor, Sendable {
     }
 
     /// A worker thread's loop: its next slot first (up to the limit), then the
-    /// shared queue, then sleep until work is shared.
-    func work(on thread: WorkerThread) -> Never {
+    /// shared queue, then sleep until work is shared; returns once the pool is shut
+    /// down and no work is left.
+    func work(on thread: WorkerThread) {
+        defer { running.leave() }
         while true {
             guard let work = nextWork(for: thread) else {
+                if stopping.load(ordering: .sequentiallyConsistent) { return }
                 if spinForSharedWork() { continue }
-                if queue.withLock({ $0.parkUnlessWorkWaits(thread.index) }) { parkingSpots[thread.index].wait() }
+                if queue.withLock({ $0.parkUnlessWorkWaits(thread.index) }) {
+                    // Looked again once listed: a shutdown that signalled before the listing is not missed.
+                    if stopping.load(ordering: .sequentiallyConsistent) { return }
+                    parkingSpots[thread.index].wait()
+                }
                 continue
             }
             switch work {

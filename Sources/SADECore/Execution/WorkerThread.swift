@@ -36,16 +36,23 @@ final class WorkerThread {
         return key
     }()
 
-    /// Starts the thread; it runs the scheduler's loop for the life of the process.
-    static func start(_ worker: WorkerThread) {
+    /// The thread's name, given to the system when it starts.
+    private(set) var name = ""
+
+    /// Starts the thread, named `name`; it runs the scheduler's loop until the
+    /// scheduler shuts down.
+    static func start(_ worker: WorkerThread, name: String) {
+        worker.name = name
         let context = Unmanaged.passRetained(worker).toOpaque()
         let body: @convention(c) (UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? = { context in
-            // The thread owns the retain taken above; the worker never ends.
+            // The thread owns the retain taken above, released when its loop ends.
             let worker = Unmanaged<WorkerThread>.fromOpaque(context!).takeRetainedValue()
             pthread_setspecific(WorkerThread.key, Unmanaged.passUnretained(worker).toOpaque())
             // A name for `top -H`, `perf` and debuggers (at most 15 bytes on Linux).
-            Thread.current.name = "sade-agents-\(worker.index)"
+            Thread.current.name = worker.name
             worker.scheduler.work(on: worker)
+            pthread_setspecific(WorkerThread.key, nil)
+            return nil
         }
         #if canImport(Darwin)
         var thread: pthread_t?
