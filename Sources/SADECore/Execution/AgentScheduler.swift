@@ -60,21 +60,10 @@ public final class AgentScheduler: TaskExecutor, Sendable {
     /// Left by each thread as it exits.
     private let running = DispatchGroup()
 
-    /// Whether agents' mailboxes are drained through `assumeIsolated` (the runtime's
-    /// isolation check at every drain) instead of the unchecked call; for the
-    /// benchmark that weighs the two (`sade bench --suite pingpong`).
-    package let checksIsolation: Bool
-
     /// Starts a pool of `threads` threads, named `name-0`, `name-1`, … (for `top -H`,
     /// `perf` and debuggers; at most 15 bytes on Linux); they run until ``shutdown()``.
-    public convenience init(threads: Int, name: String = "sade-agents") {
-        self.init(threads: threads, name: name, checksIsolation: false)
-    }
-
-    /// A pool that drains mailboxes as `checksIsolation` says.
-    package init(threads: Int, name: String, checksIsolation: Bool) {
+    public init(threads: Int, name: String = "sade-agents") {
         precondition(threads > 0, "an agent scheduler needs at least one thread")
-        self.checksIsolation = checksIsolation
         threadCount = threads
         parkingSpots = (0..<threads).map { _ in DispatchSemaphore(value: 0) }
         for index in 0..<threads {

@@ -13,9 +13,6 @@ struct PingPongSuite: BenchSuite {
         let one = try await context.measure { try await Self.agents(pairs: 1, roundTrips: single, recordsLatency: true) }
         let bareOne = try await context.measure { try await Self.bareActors(pairs: 1, roundTrips: single, recordsLatency: true) }
         let direct = try await context.measure { await Self.awaitedCalls(roundTrips: single) }
-        // The agents' mailboxes drained without the runtime's isolation check, against through it (`assumeIsolated`).
-        let unchecked = try await context.measure { try await Self.agents(pairs: 1, roundTrips: single, recordsLatency: false, checksIsolation: false) }
-        let checked = try await context.measure { try await Self.agents(pairs: 1, roundTrips: single, recordsLatency: false, checksIsolation: true) }
         let many = try await context.measure { try await Self.agents(pairs: pairs, roundTrips: perPair, recordsLatency: false) }
         let bareMany = try await context.measure { try await Self.bareActors(pairs: pairs, roundTrips: perPair, recordsLatency: false) }
         let bare = "bare actors"
@@ -28,20 +25,13 @@ struct PingPongSuite: BenchSuite {
                 "messages/s, \(pairs) pairs", many["rate"], unit: "msg/s", baseline: bareMany["rate"], baselineName: bare,
                 target: "≥ 3,000,000"),
             context.figure("for scale: awaited call between 2 actors, round trip p50", direct["p50"], unit: "µs"),
-            context.figure(
-                "messages/s, 1 pair, mailboxes drained unchecked (a pool of their own)", unchecked["rate"], unit: "msg/s",
-                baseline: checked["rate"], baselineName: "drained through assumeIsolated"),
         ]
     }
 
     /// One run: `pairs` pingers each sending a request to its ponger, which answers
     /// with an inform; the pinger sends the next request on each inform.
-    ///
-    /// On the shared pool; with `checksIsolation`, on a pool of its own (as many threads)
-    /// that drains mailboxes through `true`: checked, `false`: unchecked.
-    static func agents(pairs: Int, roundTrips: Int, recordsLatency: Bool, checksIsolation: Bool? = nil) async throws -> [String: Double] {
-        let pool = checksIsolation.map { AgentScheduler(threads: AgentScheduler.shared.threadCount, name: "bench-pool", checksIsolation: $0) }
-        let platform = pool.map { Environment(name: "bench-pingpong", clock: ContinuousClock(), scheduler: $0) } ?? Environment(name: "bench-pingpong")
+    static func agents(pairs: Int, roundTrips: Int, recordsLatency: Bool) async throws -> [String: Double] {
+        let platform = Environment(name: "bench-pingpong")
         let done = Countdown(pairs)
         var agents: [Agent] = []
         var counters: [ExchangeCounter] = []
@@ -71,7 +61,6 @@ struct PingPongSuite: BenchSuite {
         }
         for agent in agents { await agent.stop() }
         await platform.shutdown()
-        await pool?.shutdown()
         let latency = Percentiles(counters.flatMap(\.latencies))
         return ["rate": Double(2 * pairs * roundTrips) / seconds, "p50": latency.p50, "p99": latency.p99]
     }
