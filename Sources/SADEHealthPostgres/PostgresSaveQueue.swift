@@ -89,8 +89,9 @@ final class PostgresSaveQueue: Sendable {
         }
     }
 
-    /// One save in a transaction of its own.
-    private func write(_ save: Save) async {
+    /// One save in a transaction of its own; the error when the database could not be reached.
+    @discardableResult
+    private func write(_ save: Save) async -> HealthError? {
         do {
             let grants = try await transaction { connection, database in
                 let grants = try await PostgresGrantRows.fetch(of: nil, connection, database)
@@ -100,8 +101,10 @@ final class PostgresSaveQueue: Sendable {
             }
             committed.withLock { $0 += 1 }
             save.done.resume(returning: .success(grants))
+            return nil
         } catch {
             save.done.resume(returning: .failure(error))
+            return error.isUnavailableFailure ? error : nil
         }
     }
 
@@ -135,7 +138,13 @@ final class PostgresSaveQueue: Sendable {
         case .failure(let error) where error.isUnavailableFailure:
             for save in group { save.done.resume(returning: .failure(error)) }  // fail fast, all alike
         case .failure:
-            for save in group { await write(save) }  // each for its own reasons
+            // Each for its own reasons; the database going away on the way fails the rest at once.
+            for (index, save) in group.enumerated() {
+                if let unavailable = await write(save) {
+                    for rest in group[(index + 1)...] { rest.done.resume(returning: .failure(unavailable)) }
+                    return
+                }
+            }
         }
     }
 

@@ -445,8 +445,9 @@ public final class MonitoringSystem: Sendable {
 /// lease, stopped when it loses it. Starts and stops run one after the other in the
 /// order they were asked for, a stop cancelling a start still running first, so
 /// nothing is left running on a node that no longer evaluates, and nothing runs twice.
-/// A start that fails (the database away a moment) is tried again, a second later and
-/// then up to every 10 s, until it works or a stop comes.
+/// A start that fails (the database away a moment) is tried again, after the others, a
+/// second later and then up to every 10 s, until it works or a stop comes. A start must
+/// not wait for a stop (the stop waits for it).
 private final class Singletons: Sendable {
     private struct Singleton {
         let name: String
@@ -469,18 +470,24 @@ private final class Singletons: Sendable {
             let previous = last?.task
             last = (Task {
                 await previous?.value
-                for singleton in all {
-                    var wait = Duration.seconds(1)
-                    while !Task.isCancelled {
+                // Each in the order added; one that fails is tried again after the others,
+                // so it holds none of them up.
+                var pending = all
+                var wait = Duration.seconds(1)
+                while !pending.isEmpty, !Task.isCancelled {
+                    var failed: [Singleton] = []
+                    for singleton in pending where !Task.isCancelled {
                         do {
                             try await singleton.start()
-                            break
                         } catch {
+                            if Task.isCancelled { break }  // a stop came: not a failure
                             logger.error("not started on the evaluating node; trying again", metadata: ["what": "\(singleton.name)", "error": "\(error)"])
-                            guard (try? await Task.sleep(for: wait)) != nil else { break }
-                            wait = min(wait * 2, .seconds(10))
+                            failed.append(singleton)
                         }
                     }
+                    pending = failed
+                    guard !pending.isEmpty, (try? await Task.sleep(for: wait)) != nil else { break }
+                    wait = min(wait * 2, .seconds(10))
                 }
             }, true)
         }

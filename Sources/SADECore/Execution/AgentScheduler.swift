@@ -75,8 +75,10 @@ public final class AgentScheduler: TaskExecutor, Sendable {
     /// Ends the pool: each thread runs the work already given to it, then exits;
     /// returns once every thread has. Stop the pool's agents first: work scheduled
     /// after the threads exit is never run (a task preferring this pool would wait for
-    /// ever). Calling it again returns at once.
+    /// ever; so would the shutdown itself, awaited from such a task). Calling it again
+    /// returns at once; the shared pool is never shut down.
     public func shutdown() async {
+        precondition(self !== AgentScheduler.shared, "the shared agent scheduler lives as long as the process")
         stopping.store(true, ordering: .sequentiallyConsistent)
         for spot in parkingSpots { spot.signal() }
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
@@ -118,11 +120,11 @@ public final class AgentScheduler: TaskExecutor, Sendable {
         defer { running.leave() }
         while true {
             guard let work = nextWork(for: thread) else {
-                if stopping.load(ordering: .sequentiallyConsistent) { return }
+                if stopping.load(ordering: .sequentiallyConsistent), queue.withLock({ $0.leaveUnlessWorkWaits(thread.index) }) { return }
                 if spinForSharedWork() { continue }
                 if queue.withLock({ $0.parkUnlessWorkWaits(thread.index) }) {
                     // Looked again once listed: a shutdown that signalled before the listing is not missed.
-                    if stopping.load(ordering: .sequentiallyConsistent) { return }
+                    if stopping.load(ordering: .sequentiallyConsistent), queue.withLock({ $0.leaveUnlessWorkWaits(thread.index) }) { return }
                     parkingSpots[thread.index].wait()
                 }
                 continue
@@ -214,6 +216,14 @@ extension AgentScheduler {
         mutating func parkUnlessWorkWaits(_ thread: Int) -> Bool {
             guard items.isEmpty else { return false }
             idleThreads.append(thread)
+            return true
+        }
+
+        /// Whether a thread of a pool shutting down may exit: no work waits (else it takes
+        /// it); it is no longer listed as asleep.
+        mutating func leaveUnlessWorkWaits(_ thread: Int) -> Bool {
+            guard items.isEmpty else { return false }
+            idleThreads.removeAll { $0 == thread }
             return true
         }
 

@@ -31,6 +31,13 @@ public actor IssueTrackOffice {
     private let logger = Logger(label: "sade.issuetrack.office")
     /// Whether the agents run here (between ``start()`` and ``close()``).
     public private(set) var isOpen = false
+    /// Whether every agent has had its start since the office opened: until then a call
+    /// for an employee without an agent is ``IssueTrackError/unavailable(_:)``, not
+    /// unknown, and other nodes' calls wait.
+    private var isStarted = false
+
+    /// Whether the office takes other nodes' calls: open, its agents started.
+    public var isAnswering: Bool { isOpen && isStarted }
     /// Sends a call to the node where the office is open; `nil` with one node.
     private var forward: (@Sendable (OfficeCall) async throws(IssueTrackError) -> OfficeAnswer)?
     private var agents: [String: IssueAgent] = [:]
@@ -85,12 +92,14 @@ public actor IssueTrackOffice {
                 logger.error("an employee's agent did not start", metadata: ["employee": "\(employee.id)", "error": "\(error)"])
             }
         }
+        isStarted = isOpen
     }
 
     /// Closes the office here (another node takes it over): stops every agent, a running
     /// round ending as interrupted; the outbox goes on.
     public func close() async {
         isOpen = false
+        isStarted = false
         _ = await lastSave?.value  // a save restarting an agent finishes first (and starts none now)
         let stopping = agents.values
         agents = [:]
@@ -167,7 +176,9 @@ public actor IssueTrackOffice {
     /// - Throws: ``IssueTrackError/unknownEmployee(_:)``, ``IssueTrackError/unknownService(_:)``.
     public func register(_ issue: Issue, reporter: String) async throws(IssueTrackError) -> Issue {
         if let forward = forwardingTo() { return try Self.expectIssue(try await forward(.register(issue, reporter: reporter))) }
-        guard let agent = agents[reporter] else { throw .unknownEmployee(reporter) }
+        guard let agent = agents[reporter] else {
+            throw isStarted ? .unknownEmployee(reporter) : .unavailable("the issue track's office is opening; try again")
+        }
         var issue = issue
         issue.reporter = reporter
         let stored = try await store.register(issue)
@@ -224,7 +235,10 @@ public actor IssueTrackOffice {
         if let forward = forwardingTo() { return try Self.expectIssue(try await forward(.report(id, solved: solved, note: note))) }
         guard let issue = try await store.issue(id) else { throw .unknownIssue(id) }
         guard !reporting.contains(id) else { throw .resultPending(id) }
-        guard issue.status == .inProgress, let assignee = issue.assignee, let agent = agents[assignee] else { throw .notInProgress(id) }
+        guard issue.status == .inProgress, let assignee = issue.assignee else { throw .notInProgress(id) }
+        guard let agent = agents[assignee] else {
+            throw isStarted ? .notInProgress(id) : .unavailable("the issue track's office is opening; try again")
+        }
         reporting.insert(id)
         defer { reporting.remove(id) }
         await agent.report(id, solved: solved, note: note)
@@ -235,9 +249,9 @@ public actor IssueTrackOffice {
     // MARK: Calls from other nodes
 
     /// Answers a call another node forwarded; `nil` while the office is closed here (the
-    /// open one answers).
+    /// open one answers) or still starting its agents.
     public func answer(_ call: OfficeCall) async -> OfficeAnswer? {
-        guard isOpen else { return nil }
+        guard isOpen, isStarted else { return nil }
         do throws(IssueTrackError) {
             switch call {
             case .save(let employee):

@@ -31,7 +31,8 @@ public final class OfficeCalls: Sendable {
     private let logger: Logger
     /// How long a call waits to be taken, and then to be answered.
     let patience: Duration
-    private let waiting = Waiting()
+    private let waiting: Waiting
+    private let taker: Taker
     private let tasks = Mutex<[Task<Void, Never>]>([])
     private weak let office: IssueTrackOffice?
 
@@ -53,8 +54,10 @@ public final class OfficeCalls: Sendable {
         self.patience = patience
         self.logger = logger
         self.office = office
-        let taker = Taker(pool: pool, node: node, logger: logger)
-        let waiting = self.waiting
+        let taker = Taker(pool: pool, node: node, patience: patience, logger: logger)
+        let waiting = Waiting()
+        self.waiting = waiting
+        self.taker = taker
         relay = NodeEventRelay(pool: pool, channel: Self.channel, node: node, logger: logger) { [weak office] message in
             switch message {
             case .call(let id):
@@ -92,6 +95,7 @@ public final class OfficeCalls: Sendable {
         await office?.forwardCalls(nil)
         for task in tasks.withLock({ tasks in defer { tasks = [] }; return tasks }) { task.cancel() }
         waiting.resumeAll()
+        taker.relay.withLock { $0 = nil }  // the relay and the taker held each other
     }
 
     /// Sends `call` to the node where the office is open and waits for its answer.
@@ -111,11 +115,13 @@ public final class OfficeCalls: Sendable {
                 _ = try? await query("DELETE FROM issuetrack_call WHERE id = \(id)")
                 throw .unavailable("no node runs the issue track's office now (one takes it over within the lease period)")
             }
-            answered = await waiting.wait(id, within: patience) {}
+            // Taken: its answer may be in already (its notice came between the two waits).
+            let early = try await query("SELECT answer FROM issuetrack_call WHERE id = \(id) AND answer IS NOT NULL")
+            if early.isEmpty { answered = await waiting.wait(id, within: patience) {} }
         }
         let rows = try await query("DELETE FROM issuetrack_call WHERE id = \(id) RETURNING answer")
         guard let text = try Self.decode(String?.self, rows.first) ?? nil else {
-            throw .unavailable("the node running the issue track's office did not answer (it may have stopped)")
+            throw .unavailable("the node running the issue track's office took the call and did not answer in time: it may have stopped, or done it")
         }
         do {
             return try JSONDecoder().decode(OfficeAnswer.self, from: Data(text.utf8))
@@ -142,21 +148,30 @@ public final class OfficeCalls: Sendable {
 private final class Taker: Sendable {
     let pool: PostgresPool
     let node: String
+    /// How long a call may wait to be taken.
+    let patience: Duration
     let logger: Logger
-    /// The relay the answers' notices go out on, set once it is made.
+    /// The relay the answers' notices go out on, set once it is made (cleared at stop).
     let relay = Mutex<NodeEventRelay<OfficeCalls.Message>?>(nil)
 
-    init(pool: PostgresPool, node: String, logger: Logger) {
+    init(pool: PostgresPool, node: String, patience: Duration, logger: Logger) {
         self.pool = pool
         self.node = node
+        self.patience = patience
         self.logger = logger
     }
 
     func take(_ id: UUID, office: IssueTrackOffice) async {
-        guard await office.isOpen else { return }  // closed here: the open office takes it
+        guard await office.isAnswering else { return }  // closed or opening here: the open office takes it
         do {
+            // Only a call still fresh: one whose caller gave up (and told its client 503)
+            // without managing to withdraw it, the database away a moment, is never run.
             let rows = try await pool.query(
-                "UPDATE issuetrack_call SET taken_by = \(node) WHERE id = \(id) AND taken_by IS NULL RETURNING caller, body")
+                """
+                UPDATE issuetrack_call SET taken_by = \(node)
+                WHERE id = \(id) AND taken_by IS NULL AND made_at > now() - make_interval(secs => \(patience.seconds))
+                RETURNING caller, body
+                """)
             guard let (caller, body) = try rows.first?.decode((String, String).self) else { return }  // another office took it, or it was withdrawn
             let answer: OfficeAnswer
             do {
@@ -176,19 +191,27 @@ private final class Taker: Sendable {
 /// The calls waiting for their answer's notice, each resumed once: by the notice, its
 /// timeout or a stop.
 private final class Waiting: Sendable {
-    private let continuations = Mutex<[UUID: (CheckedContinuation<Bool, Never>, Task<Void, Never>?)]>([:])
+    private let continuations = Mutex<(waiting: [UUID: (CheckedContinuation<Bool, Never>, Task<Void, Never>?)], stopped: Bool)>(([:], false))
 
-    /// Waits for `id`'s notice at most `limit`, after `send`ing; whether it came.
+    /// Waits for `id`'s notice at most `limit`, after `send`ing; whether it came. After
+    /// ``resumeAll()``, `false` at once.
     func wait(_ id: UUID, within limit: Duration, send: () -> Void) async -> Bool {
         await withCheckedContinuation { continuation in
-            continuations.withLock { $0[id] = (continuation, nil) }
+            let stopped = continuations.withLock { state in
+                if !state.stopped { state.waiting[id] = (continuation, nil) }
+                return state.stopped
+            }
+            if stopped {
+                continuation.resume(returning: false)
+                return
+            }
             let timer = Task { [weak self] in
                 guard (try? await Task.sleep(for: limit)) != nil else { return }
                 self?.resume(id, answered: false)
             }
-            let stillWaiting = continuations.withLock { waiting in
-                guard waiting[id] != nil else { return false }
-                waiting[id]?.1 = timer
+            let stillWaiting = continuations.withLock { state in
+                guard state.waiting[id] != nil else { return false }
+                state.waiting[id]?.1 = timer
                 return true
             }
             if !stillWaiting { timer.cancel() }
@@ -197,13 +220,17 @@ private final class Waiting: Sendable {
     }
 
     func resume(_ id: UUID, answered: Bool) {
-        guard let (continuation, timer) = continuations.withLock({ $0.removeValue(forKey: id) }) else { return }
+        guard let (continuation, timer) = continuations.withLock({ $0.waiting.removeValue(forKey: id) }) else { return }
         timer?.cancel()
         continuation.resume(returning: answered)
     }
 
     func resumeAll() {
-        for (continuation, timer) in continuations.withLock({ waiting in defer { waiting = [:] }; return waiting.values }) {
+        let all = continuations.withLock { state in
+            defer { state = ([:], true) }
+            return state.waiting.values
+        }
+        for (continuation, timer) in all {
             timer?.cancel()
             continuation.resume(returning: false)
         }

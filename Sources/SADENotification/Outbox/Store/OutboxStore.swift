@@ -35,7 +35,8 @@ package protocol OutboxStore: Sendable {
     /// now held by this one until `now + hold` (a dispatcher that dies lets them go
     /// then), and when the next pending delivery on them falls due. Deliveries on other
     /// channels are left to the dispatchers that have them (another outbox sharing the
-    /// database, e.g. the issue track's, which sends e-mail only).
+    /// database, e.g. the issue track's, which sends e-mail only) — in a store shared by
+    /// several outboxes; one outbox's own store may hand out every channel's.
     func claimDue(at now: Date, hold: Duration, limit: Int, channels: [String]) async throws -> DueDeliveries
 
     /// Lets go of a claimed delivery that was not attempted (the dispatcher stopped).

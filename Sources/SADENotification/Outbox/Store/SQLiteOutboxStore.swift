@@ -124,17 +124,18 @@ package struct SQLiteOutboxStore: OutboxStore {
     /// One process dispatches from this store: the dispatcher's own flight list is the
     /// hold, so nothing is written here, and every due delivery is returned (those in
     /// flight among them).
+    /// Every due delivery, whatever its channel: one outbox owns the file, and a delivery
+    /// on a channel it no longer has is attempted, fails as not configured and ends as a
+    /// dead letter, never silently pending.
     package func claimDue(at now: Date, hold: Duration, limit: Int, channels: [String]) async throws -> DueDeliveries {
         let at = now.timeIntervalSince1970
-        let names = String(decoding: try JSONEncoder().encode(channels), as: UTF8.self)
         return try await writer.read { db in
             let due = try Row.fetchAll(db, sql: """
                 SELECT d.notificationID, d.channel, n.payload FROM delivery d JOIN notification n ON n.id = d.notificationID
-                WHERE d.status = 'pending' AND d.nextAttemptAt <= ? AND d.channel IN (SELECT value FROM json_each(?)) ORDER BY d.nextAttemptAt
-                """, arguments: [at, names])
+                WHERE d.status = 'pending' AND d.nextAttemptAt <= ? ORDER BY d.nextAttemptAt
+                """, arguments: [at])
             let next = try Double.fetchOne(
-                db, sql: "SELECT min(nextAttemptAt) FROM delivery WHERE status = 'pending' AND nextAttemptAt > ? AND channel IN (SELECT value FROM json_each(?))",
-                arguments: [at, names])
+                db, sql: "SELECT min(nextAttemptAt) FROM delivery WHERE status = 'pending' AND nextAttemptAt > ?", arguments: [at])
             return DueDeliveries(
                 due: try due.map { row in
                     (DeliveryKey(notificationID: row["notificationID"], channel: row["channel"]), try OutboxCoding.notice(row["payload"]))
