@@ -60,6 +60,12 @@ struct OfficeOnSeveralNodesTests {
         let seen = try #require(try await closed.office.issue(id))
         #expect(seen.issue.assignee == "tony" && seen.round == .finished(round))
 
+        // Any size: 4,000 characters of three UTF-8 bytes each, beyond a notification's 8,000 bytes.
+        var long = Office.issue(.medium, dueInHours: 20, title: "長い説明")
+        long.description = String(repeating: "停電", count: 2_000)
+        let storedLong = try await closed.office.register(long, reporter: "robert")
+        #expect(storedLong.description == long.description && storedLong.id != nil)
+
         // Errors come back typed.
         await #expect(throws: IssueTrackError.unknownEmployee("nobody")) {
             try await closed.office.register(Office.issue(.critical, dueInHours: 20), reporter: "nobody")
