@@ -45,7 +45,7 @@ let package = Package(
         // Layer 2: agents, BDI reasoning, behaviours, the platform (AMS, DF, delivery).
         .target(
             name: "SADECore",
-            dependencies: ["SADEACL", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["SADEACL", .product(name: "Logging", package: "swift-log"), .product(name: "Metrics", package: "swift-metrics")]
         ),
         // Layer 3: TCP transport between platforms (SwiftNIO), framed ACL strings.
         .target(
@@ -99,6 +99,7 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
             ]
         ),
         // Application: remote patient monitoring — accounts, access rules, the collector /
@@ -195,6 +196,7 @@ let package = Package(
                 "SADEACL", "SADECore",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "InMemoryLogging", package: "swift-log"),
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
             ]
         ),
         .testTarget(
@@ -213,13 +215,17 @@ let package = Package(
         ),
         .testTarget(
             name: "SADENotificationTests",
-            dependencies: ["SADENotification", "SADECore", "sade", "SADETestSupport", "SADEPostgres", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: [
+                "SADENotification", "SADECore", "sade", "SADETestSupport", "SADEPostgres", .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
+            ]
         ),
         .testTarget(
             name: "SADEMonitoringTests",
             dependencies: [
                 "SADEMonitoring", "SADEHealth", "SADEHealthSQLite", "SADENotification", "SADECore", "SADETestSupport", "SADEPostgres",
                 "SADEHealthPostgres", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
             ]
         ),
         .testTarget(
@@ -231,6 +237,8 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ]
         ),
         .testTarget(

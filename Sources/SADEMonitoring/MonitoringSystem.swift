@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Metrics
 import SADECore
 import SADEHealth
 import SADEHealthSQLite
@@ -121,6 +122,9 @@ public final class MonitoringSystem: Sendable {
     /// Which node evaluates, when several share ``Configuration/postgres``.
     let evaluationLease: EvaluationLease?
     let logger: Logger
+    /// `sade_samples_accepted_total`, in the swift-metrics factory bound when the system
+    /// was created (see ``recordMetrics()``).
+    let samplesCounter: Counter
     /// Work that runs until shutdown (the demo homes' simulation), cancelled first then.
     private let background = Mutex<[Task<Void, Never>]>([])
     /// The evaluation lease's renewals: they go on until the pipeline has evaluated what
@@ -145,6 +149,7 @@ public final class MonitoringSystem: Sendable {
     public init(configuration: Configuration, logger: Logger = Logger(label: "sade.monitoring")) async throws(MonitoringError) {
         self.configuration = configuration
         self.logger = logger
+        samplesCounter = Counter(label: "sade_samples_accepted_total")
         // The platform's clock reads zero at `epoch`: create it before the databases are
         // opened, or the system's dates lag the machine's by the time that takes (and
         // readings stamped by well-synchronised devices look as if from the future).
@@ -242,9 +247,11 @@ public final class MonitoringSystem: Sendable {
         configuration.epoch.addingTimeInterval(platform.clock.elapsed.seconds)
     }
 
-    /// Tells the collector that samples were stored through the API, so that they are
-    /// evaluated now rather than at its next cycle.
-    public func samplesAccepted() {
+    /// Tells the collector that `count` samples were stored through the API, so that
+    /// they are evaluated now rather than at its next cycle; counts them in
+    /// `sade_samples_accepted_total`.
+    public func samplesAccepted(_ count: Int) {
+        samplesCounter.increment(by: count)
         pipeline.wake()
         guard let postgres = configuration.postgres, !pipeline.gate.isOpen else { return }
         let idle = notifying.withLock { busy in

@@ -95,6 +95,7 @@ struct ServeCommand: AsyncParsableCommand {
 
     func run() async throws {
         CommandLogging.bootstrapped
+        ServerMetrics.bootstrap()  // everything measured from here on is shown at /metrics
         let logger = Logger(label: "sade.serve")
         let shared = try await openSharedStores()
         let system = try await openSystem(.init(

@@ -39,6 +39,9 @@ extension Agent {
         return true
     }
 
+    /// How many messages wait in the mailbox (not counting a batch being handled).
+    public nonisolated var mailboxDepth: Int { mailbox.withLock { $0.depth } }
+
     /// Schedules a drain if messages wait and none is scheduled (after a resume).
     func scheduleMailboxDrain() {
         if mailbox.withLock({ $0.claimDrain() }) { executor.scheduleDrain(of: self) }

@@ -17,6 +17,9 @@ struct Mailbox: ~Copyable {
     /// ignores cancellation cannot speak for a suspended or stopped agent.
     var canSend: Bool { agentState == .active }
 
+    /// How many messages wait (not counting a batch being handled).
+    var depth: Int { messages.count }
+
     /// Adds a message. Returns `nil` if the mailbox is closed, otherwise whether the
     /// caller must schedule a drain.
     mutating func accept(_ message: ACLMessage) -> Bool? {

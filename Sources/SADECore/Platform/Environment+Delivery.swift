@@ -34,6 +34,7 @@ extension Environment {
             case .local(let local): failure = deliverLocally(message, to: receiver, named: local)
             case .remote(let transport, let address):
                 failure = await transport.sendWhenReady(stampingAddresses(message), to: receiver, at: address)
+                if failure == nil { metrics.delivered.increment() }
             case .undeliverable(let reason): failure = reason
             }
             if let failure { returnToSender(message, failure: failure) }
@@ -56,6 +57,7 @@ extension Environment {
     /// the reason in `X-failure-reason` and the receiver in `X-undelivered-to`. A
     /// failure that cannot itself be delivered is logged, never bounced again.
     public func returnToSender(_ message: ACLMessage, failure: DeliveryFailure) {
+        metrics.countFailure(failure)
         let isFailureNotice = message.performative == .failure && message.sender?.localName == "ams"
         guard let sender = message.sender, !isFailureNotice else {
             logger.warning(
@@ -116,7 +118,12 @@ extension Environment {
     func deliver(_ message: ACLMessage, to receiver: AgentIdentifier) -> DeliveryFailure? {
         switch destination(of: receiver) {
         case .local(let local): deliverLocally(message, to: receiver, named: local)
-        case .remote(let transport, let address): transport.send(stampingAddresses(message), to: receiver, at: address)
+        case .remote(let transport, let address):
+            if let failure = transport.send(stampingAddresses(message), to: receiver, at: address) {
+                failure
+            } else {
+                countDelivered()
+            }
         case .undeliverable(let failure): failure
         }
     }
@@ -124,7 +131,13 @@ extension Environment {
     private func deliverLocally(_ message: ACLMessage, to receiver: AgentIdentifier, named local: String) -> DeliveryFailure? {
         let agent = registry.withLock({ $0[local] }) ?? platformAgents.withLock({ $0[local] })
         guard let agent else { return .unknownAgent(receiver) }
-        return agent.accept(message) ? nil : .agentStopped(receiver)
+        return agent.accept(message) ? countDelivered() : .agentStopped(receiver)
+    }
+
+    /// Counts a delivered message; `nil`, the absence of a failure.
+    private func countDelivered() -> DeliveryFailure? {
+        metrics.delivered.increment()
+        return nil
     }
 
     /// The message with this platform's addresses on the sender and reply-to agents

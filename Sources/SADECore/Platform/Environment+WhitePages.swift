@@ -52,6 +52,7 @@ extension Environment {
             registry[name] = holder
             throw AgentError.nameTaken(name)
         }
+        metrics.agentsAlive.increment()
     }
 
     /// Whether `name` can name an agent: not empty, no `@`, no white space. Checked on
@@ -69,9 +70,12 @@ extension Environment {
     /// Removes a stopping agent from the white pages (not another agent since
     /// registered under its name).
     func deregister(_ agent: Agent) {
-        registry.withLock { registry in
-            guard let removed = registry.removeValue(forKey: agent.name), removed !== agent else { return }
+        let removed = registry.withLock { registry -> Bool in
+            guard let removed = registry.removeValue(forKey: agent.name) else { return false }
+            guard removed !== agent else { return true }
             registry[agent.name] = removed
+            return false
         }
+        if removed { metrics.agentsAlive.decrement() }
     }
 }

@@ -1,4 +1,5 @@
 import Logging
+import Metrics
 import SADEACL
 import Synchronization
 
@@ -28,7 +29,8 @@ public final class Environment: Sendable {
     /// platform has had: a message naming a former address (say, a failure returned
     /// while a transport shuts down) is still for an agent here.
     let transports = Mutex<(attached: [any MessageTransport], ownAddresses: Set<String>)>(([], []))
-
+    /// Agents alive, messages delivered and failed, mailbox depth.
+    let metrics: PlatformMetrics
 
     /// Creates a platform.
     ///
@@ -37,10 +39,14 @@ public final class Environment: Sendable {
     ///   - clock: the clock agents use; pass a ``ManualClock`` in tests.
     ///   - logger: where agents log; swift-log's default handler if omitted.
     ///   - scheduler: the threads agents run on; the process's shared pool if omitted.
+    ///   - metrics: where the platform's metrics go (see ``recordMailboxDepth()``); the
+    ///     task's swift-metrics factory, or the process's, if omitted.
     public init<C: Clock>(
-        name: String = "sade", clock: C, logger: Logger? = nil, scheduler: AgentScheduler = .shared
+        name: String = "sade", clock: C, logger: Logger? = nil, scheduler: AgentScheduler = .shared,
+        metrics: any MetricsFactory = MetricsSystem.factory
     ) where C.Duration == Duration {
         self.name = name
+        self.metrics = PlatformMetrics(platform: name, factory: metrics)
         self.scheduler = scheduler
         self.clock = PlatformClock(clock)
         self.logger = logger ?? Logger(label: "sade.\(name)")

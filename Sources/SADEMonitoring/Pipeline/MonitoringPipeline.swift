@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Metrics
 import SADECore
 import SADEHealth
 import SADENotification
@@ -38,6 +39,8 @@ public final class MonitoringPipeline: Sendable {
     /// Open while this node evaluates: always on a node of its own; with several, while
     /// it holds the evaluation lease.
     package let gate: EvaluationGate
+    /// `sade_alerts_open` (see ``recordOpenAlerts()``).
+    let alertsOpen: Gauge
 
     /// Creates the pipeline (nothing runs until ``start()``).
     ///
@@ -66,6 +69,7 @@ public final class MonitoringPipeline: Sendable {
         gate: EvaluationGate = EvaluationGate()
     ) {
         self.gate = gate
+        alertsOpen = Gauge(label: "sade_alerts_open")
         self.environment = environment
         self.events = events
         self.configuration = configuration
@@ -110,6 +114,12 @@ public final class MonitoringPipeline: Sendable {
         collector.wake()
         // Staff changes announced while this node was not listening are not missed.
         Task { [roster] in try? await roster.refresh() }
+    }
+
+    /// Records how many alerts are open (every node's, as the database has them) into
+    /// `sade_alerts_open`.
+    public func recordOpenAlerts() async throws(AlertBookError) {
+        alertsOpen.record(try await book.openAlertCounts().values.reduce(0, +))
     }
 
     /// Collects now (after the API accepted samples); returns without waiting.

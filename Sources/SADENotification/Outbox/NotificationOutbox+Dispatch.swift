@@ -1,4 +1,5 @@
 import Foundation
+import Metrics
 
 /// The dispatcher: one loop per started outbox that attempts due deliveries, each in a
 /// task of its own, and otherwise waits for news (a new notice, a finished attempt) or
@@ -145,6 +146,7 @@ extension NotificationOutbox {
             logger.error("outbox could not record an attempt", metadata: ["id": "\(id)", "error": "\(error)"])
             return false
         }
+        count(event)
         switch event {
         case .dead(_, let channel, let error):
             logger.error("notification given up (dead letter)", metadata: ["id": "\(id)", "channel": "\(channel)", "error": "\(error)"])
@@ -156,5 +158,18 @@ extension NotificationOutbox {
         }
         for observer in observers.values { observer.yield(event) }
         return true
+    }
+
+    /// Counts an attempt's outcome per channel: `sade_outbox_delivered_total`,
+    /// `sade_outbox_retries_total` (failed, to be tried again) or
+    /// `sade_outbox_dead_letters_total`.
+    private func count(_ event: OutboxEvent) {
+        let (label, channel) =
+            switch event {
+            case .delivered(_, let channel): ("sade_outbox_delivered_total", channel)
+            case .failed(_, let channel, _, _, _): ("sade_outbox_retries_total", channel)
+            case .dead(_, let channel, _): ("sade_outbox_dead_letters_total", channel)
+            }
+        Counter(label: label, dimensions: [("channel", channel)], factory: metrics).increment()
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Metrics
 
 extension NotificationOutbox {
     /// The notification with this id, if the outbox has it.
@@ -24,6 +25,13 @@ extension NotificationOutbox {
     /// How many deliveries wait for an attempt.
     public func pendingCount() async throws -> Int {
         try await store.pendingCount()
+    }
+
+    /// Records ``pendingCount()`` into the `sade_outbox_pending` gauge (the server does,
+    /// before it answers `GET /metrics`); the gauge keeps its value if the database
+    /// does not answer.
+    public func recordPendingCount() async throws {
+        Gauge(label: "sade_outbox_pending", factory: metrics).record(try await store.pendingCount())
     }
 
     // MARK: Acknowledgement

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Metrics
 import SADEPostgres
 
 /// The durable outbox: a notification accepted by ``send(_:)`` is in the database
@@ -60,6 +61,9 @@ public actor NotificationOutbox {
     /// The outbox's time.
     public nonisolated let clock: OutboxClock
     let logger: Logger
+    /// Where the outbox's metrics go: the task's swift-metrics factory when it was
+    /// created, or the process's (see ``recordPendingCount()``).
+    let metrics: any MetricsFactory
     var dispatcher: Task<Void, Never>?
     var inFlight: Set<DeliveryKey> = []
     /// Deliveries whose outcome could not be written, kept out of dispatch until then
@@ -103,6 +107,7 @@ public actor NotificationOutbox {
         self.configuration = configuration
         self.clock = clock
         self.logger = logger
+        metrics = MetricsSystem.factory
     }
 
     // MARK: Accepting

@@ -25,8 +25,8 @@ public struct MonitoringServer: Sendable {
     let limiter: RateLimiter
     let addressLimiter: RateLimiter
     let loginLimiter: RateLimiter
-    /// The server's Prometheus metrics.
-    public let metrics = ServerMetrics()
+    /// Where `GET /metrics` reads.
+    public let metrics: ServerMetrics
     /// The home event bus's subscriptions, fed from one subscription to the home service.
     let homeFanOut: HomeBusFanOut
     /// iMobile's issue track, served under `/api/v1/issues` and `/api/v1/company`
@@ -34,10 +34,13 @@ public struct MonitoringServer: Sendable {
     public let issueTrack: IssueTrackOffice?
 
     /// A server for `system`; `now` is the clock tokens expire by (the system's by default).
+    /// `GET /metrics` shows the registry of the task's or the process's swift-metrics
+    /// factory (see ``ServerMetrics``).
     public init(
         system: MonitoringSystem, configuration: ServerConfiguration, issueTrack: IssueTrackOffice? = nil, now: (@Sendable () -> Date)? = nil
     ) async {
         self.system = system
+        metrics = ServerMetrics()
         self.issueTrack = issueTrack
         self.configuration = configuration
         homeFanOut = HomeBusFanOut(home: system.home)
@@ -53,7 +56,7 @@ public struct MonitoringServer: Sendable {
     public func makeRouter() -> Router<MonitoringRequestContext> {
         let router = Router(context: MonitoringRequestContext.self, options: .caseInsensitive)
         if !configuration.trustedProxies.isEmpty { router.add(middleware: ClientAddressMiddleware(trustedProxies: configuration.trustedProxies)) }
-        router.add(middleware: MetricsMiddleware(metrics: metrics))
+        router.add(middleware: MetricsMiddleware())
         router.add(middleware: ErrorMiddleware())
         router.add(middleware: RateLimitMiddleware(limiter: addressLimiter, byAddress: true))
         router.add(middleware: DashboardMiddleware(directory: configuration.dashboardDirectory))

@@ -1,57 +1,55 @@
 import Hummingbird
+import Metrics
 import Prometheus
 
-/// The server's Prometheus metrics, in a registry of its own (several servers can
-/// live in one process, e.g. in tests), served at `GET /metrics`.
-public final class ServerMetrics: Sendable {
-    /// Every metric of this server.
-    public let registry = PrometheusCollectorRegistry()
-    /// Samples accepted through the API.
-    let samplesAccepted: Counter
+/// Where the server's `GET /metrics` reads: the Prometheus registry behind swift-metrics.
+///
+/// Everything in SADE measures through swift-metrics — Hummingbird's `MetricsMiddleware`
+/// (requests by route, method and status, their durations), the platform (agents
+/// alive, messages delivered and failed, mailbox depth), the pipeline (samples accepted,
+/// lag to evaluation, alerts open) and the outbox (deliveries, retries, dead letters,
+/// pending). `sade serve` bootstraps swift-metrics once with a Prometheus factory
+/// (``bootstrap()``); tests bind a factory of their own to the task instead
+/// (`withMetricsFactory`), so that several servers in one process keep apart.
+public struct ServerMetrics: Sendable {
+    /// Every metric the server shows.
+    public let registry: PrometheusCollectorRegistry
 
-    /// A fresh registry.
-    public init() {
-        samplesAccepted = registry.makeCounter(
-            descriptor: MetricNameDescriptor(namespace: "sade", metricName: "samples_accepted", unitName: "total", helpText: "Samples accepted through the API."))
+    /// The registry of `factory` when it is Prometheus's (the task's, or the process's
+    /// once bootstrapped); otherwise an empty one, which nothing measured reaches.
+    public init(factory: any MetricsFactory = MetricsSystem.factory) {
+        registry = (factory as? PrometheusMetricsFactory)?.registry ?? PrometheusCollectorRegistry()
     }
 
-    /// Counts a request by method and status class and times it.
-    func record(method: String, status: Int, duration: Duration) {
-        let labels = [("method", method), ("status", "\(status / 100)xx")]
-        registry.makeCounter(
-            descriptor: MetricNameDescriptor(namespace: "sade", metricName: "http_requests", unitName: "total", helpText: "HTTP requests answered."),
-            labels: labels
-        ).increment()
-        registry.makeDurationHistogram(
-            descriptor: MetricNameDescriptor(namespace: "sade", metricName: "http_request_duration", unitName: "seconds", helpText: "Time to answer HTTP requests."),
-            labels: [("method", method)],
-            buckets: [.milliseconds(1), .milliseconds(5), .milliseconds(10), .milliseconds(50), .milliseconds(100), .milliseconds(500), .seconds(1), .seconds(5)]
-        ).record(duration)
+    /// Makes a fresh Prometheus registry swift-metrics' backend for the whole process
+    /// and returns it; call once, before anything measures (`sade serve` does).
+    @discardableResult
+    public static func bootstrap() -> PrometheusCollectorRegistry {
+        let factory = Self.factory(PrometheusCollectorRegistry())
+        MetricsSystem.bootstrap(factory)
+        return factory.registry
     }
-}
 
-/// Counts and times every request into ``ServerMetrics``.
-struct MetricsMiddleware<Context: RequestContext>: RouterMiddleware {
-    let metrics: ServerMetrics
-
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        let start = ContinuousClock.now
-        do {
-            let response = try await next(request, context)
-            metrics.record(method: request.method.rawValue, status: response.status.code, duration: ContinuousClock.now - start)
-            return response
-        } catch let error as HTTPResponseError {
-            metrics.record(method: request.method.rawValue, status: error.status.code, duration: ContinuousClock.now - start)
-            throw error
-        }
+    /// A Prometheus factory on `registry` with the buckets SADE's timers want: HTTP
+    /// requests and the pipeline's lag from a millisecond to a minute.
+    public static func factory(_ registry: PrometheusCollectorRegistry) -> PrometheusMetricsFactory {
+        var factory = PrometheusMetricsFactory(registry: registry)
+        factory.defaultDurationHistogramBuckets = [
+            .milliseconds(1), .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50), .milliseconds(100),
+            .milliseconds(250), .milliseconds(500), .seconds(1), .seconds(5), .seconds(15), .seconds(60),
+        ]
+        return factory
     }
 }
 
 extension MonitoringServer {
-    /// `GET /metrics`: Prometheus text exposition format.
+    /// `GET /metrics`: Prometheus text exposition format, the gauges read at the moment
+    /// brought up to date first (``MonitoringSystem/recordMetrics()``).
     func addMetricsRoutes(to router: Router<MonitoringRequestContext>) {
         router.get("metrics") { _, _ -> Response in
-            Response(
+            await system.recordMetrics()
+            issueTrack?.platform.recordMailboxDepth()
+            return Response(
                 status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
                 body: ResponseBody(byteBuffer: ByteBuffer(bytes: metrics.registry.emitToBuffer())))
         }

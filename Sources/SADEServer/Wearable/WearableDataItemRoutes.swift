@@ -10,7 +10,7 @@ extension MonitoringServer {
             let caller = try context.requireCaller()
             let input = try await JSONBody.decode(WearableDataItemInput.self, from: request, limit: configuration.maxBodyBytes)
             let item = try await system.wearable.record(input.reading, by: caller, at: system.now())
-            if !item.sampleIDs.isEmpty { wearableSamplesSaved() }
+            if !item.sampleIDs.isEmpty { wearableSamplesSaved(item.sampleIDs.count) }
             return try JSONBody.response(WearableDataItemView(item), status: .created)
         }
 

@@ -19,9 +19,9 @@ extension MonitoringServer {
         }
     }
 
-    /// Wakes the monitoring pipeline after a data item's samples were saved, so that
-    /// they are evaluated now rather than at the collector's next cycle.
-    func wearableSamplesSaved() { system.samplesAccepted() }
+    /// Wakes the monitoring pipeline after `count` samples of a data item were saved, so
+    /// that they are evaluated now rather than at the collector's next cycle.
+    func wearableSamplesSaved(_ count: Int) { system.samplesAccepted(count) }
 
     /// The whole-number path parameter `name`, or a 400 naming it.
     func wearableNumber<Number: FixedWidthInteger>(_ name: String, in context: MonitoringRequestContext, as _: Number.Type = Number.self) throws -> Number {

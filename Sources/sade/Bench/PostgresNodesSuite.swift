@@ -66,7 +66,7 @@ struct PostgresNodesSuite: BenchSuite {
                 let events = node.events.subscribe(buffer: 10_000)
                 let start = ContinuousClock.now
                 try await node.health.save(.quantity(.heartRate, 150, patient: patient, at: node.now()), as: .system)
-                node.samplesAccepted()
+                node.samplesAccepted(1)
                 guard let arrived = await Self.firstAlert(of: patient, in: events, within: .seconds(10)) else {
                     throw BenchError.unexpected("no alert for \(patient) within 10 s (\(label))")
                 }

@@ -38,7 +38,7 @@ struct SeveralNodesTests {
         func accept(_ value: Double, for patient: PatientID, at seconds: TimeInterval) async throws -> HealthSample {
             let sample = HealthSample.quantity(.heartRate, value, patient: patient, at: Ward.epoch.addingTimeInterval(seconds))
             try await system.health.save(sample, as: .system)
-            system.samplesAccepted()
+            system.samplesAccepted(1)
             return sample
         }
     }

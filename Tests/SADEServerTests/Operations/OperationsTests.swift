@@ -4,7 +4,10 @@ import SADEMonitoring
 
 @Suite("Health check and Prometheus metrics")
 struct OperationsTests {
-    @Test("/health answers without a token; /metrics counts requests by status and the samples accepted")
+    @Test("""
+        /health answers without a token; /metrics shows requests by route and status (Hummingbird's MetricsMiddleware) \
+        and what an operator watches: samples accepted, pipeline lag, agents alive, messages delivered, mailboxes, alerts open, outbox pending
+        """)
     func healthAndMetrics() async throws {
         try await ServerHarness.run { harness in
             let ward = try await Ward.seed(harness)
@@ -14,14 +17,32 @@ struct OperationsTests {
             let body = [Observation("heartRate", 70, at: harness.system.now()), Observation("heartRate", 71, at: harness.system.now())]
             #expect(try await harness.request(.post, "/api/v1/patients/p-a/observations", token: ward.deviceSecret, json: body).status == .created)
             #expect(try await harness.request(.get, "/api/v1/patients").status == .unauthorized)
+            await harness.system.pipeline.settle()
             let metrics = try await harness.request(.get, "/metrics")
             #expect(metrics.status == .ok)
             #expect(metrics.headers[.contentType]?.hasPrefix("text/plain") == true)
-            let lines = metrics.text.split(separator: "\n")
-            #expect(lines.contains("sade_samples_accepted_total 2"))
-            #expect(lines.contains("sade_http_requests_total{method=\"POST\",status=\"2xx\"} 1"))
-            #expect(lines.contains("sade_http_requests_total{method=\"GET\",status=\"4xx\"} 1"))
-            #expect(lines.contains { $0.hasPrefix("sade_http_request_duration_seconds_bucket{method=\"GET\"") })
+            let values = Self.values(metrics.text)
+            #expect(values["sade_samples_accepted_total"] == 2)
+            let observations = #"http_route="/api/v1/patients/{id}/observations",http_request_method="POST",http_response_status_code="201""#
+            #expect(values["hb_requests{\(observations)}"] == 1)
+            #expect(values[#"hb_requests{http_route="/api/v1/patients",http_request_method="GET",http_response_status_code="401"}"#] == 1)
+            #expect(values["http_server_request_duration_count{\(observations)}"] == 1)
+            #expect(values["sade_pipeline_lag_seconds_count", default: 0] >= 1)
+            #expect(values[#"sade_agents_alive{platform="hospital"}"#, default: 0] >= 3, "the collector, anomalies and alert agents")
+            #expect(values[#"sade_messages_delivered_total{platform="hospital"}"#, default: 0] >= 2, "a batch and its confirmation")
+            #expect(values[#"sade_mailbox_messages{platform="hospital"}"#] != nil)
+            #expect(values["sade_alerts_open"] == 0)
+            #expect(values["sade_outbox_pending"] == 0)
         }
+    }
+
+    /// Each sample line of a Prometheus text exposition: its name with labels, and its value.
+    static func values(_ text: String) -> [String: Double] {
+        var values: [String: Double] = [:]
+        for line in text.split(separator: "\n") where !line.hasPrefix("#") {
+            guard let space = line.lastIndex(of: " "), let value = Double(line[line.index(after: space)...]) else { continue }
+            values[String(line[..<space])] = value
+        }
+        return values
     }
 }

@@ -3,7 +3,9 @@ import HTTPTypes
 import Hummingbird
 import AsyncHTTPClient
 import Logging
+import Metrics
 import NIOHTTP1
+import Prometheus
 import ServiceLifecycle
 import SADECore
 import SADEHealth
@@ -30,11 +32,26 @@ struct ServerHarness: Sendable {
 
     /// Runs `body` against a fresh server; `configure` adjusts the server's settings.
     /// The server has an empty issue track (its e-mail through `issueTrackMail`), or
-    /// none when `issueTrack` is false.
+    /// none when `issueTrack` is false. What the server and its system measure goes to a
+    /// Prometheus registry of their own (bound to the task), shown at `/metrics`.
     static func run(
         configure: (inout ServerConfiguration) -> Void = { _ in }, issueTrack: Bool = true,
         issueTrackMail: [any NotificationChannel] = [], healthStore: (any HealthStore & ClinicalRegistry)? = nil,
         accountRecords: (any AccountRecords & DeviceTokenRecords)? = nil, postgres: PostgresPool? = nil,
+        _ body: @Sendable (ServerHarness) async throws -> Void
+    ) async throws {
+        var configuration = ServerConfiguration(port: 0, tokenSecret: "test-secret-test-secret-test-secret")
+        configure(&configuration)
+        try await withMetricsFactory(ServerMetrics.factory(PrometheusCollectorRegistry())) { [configuration] in
+            try await runMeasured(
+                configuration: configuration, issueTrack: issueTrack, issueTrackMail: issueTrackMail, healthStore: healthStore,
+                accountRecords: accountRecords, postgres: postgres, body)
+        }
+    }
+
+    private static func runMeasured(
+        configuration: ServerConfiguration, issueTrack: Bool, issueTrackMail: [any NotificationChannel],
+        healthStore: (any HealthStore & ClinicalRegistry)?, accountRecords: (any AccountRecords & DeviceTokenRecords)?, postgres: PostgresPool?,
         _ body: @Sendable (ServerHarness) async throws -> Void
     ) async throws {
         let clock = ManualClock()
@@ -42,8 +59,6 @@ struct ServerHarness: Sendable {
             configuration: .init(dataDirectory: nil, passwordHasher: .fastForTests, clock: clock, epoch: epoch, healthStore: healthStore,
                 accountRecords: accountRecords, postgres: postgres))
         try await system.accounts.create(UserAccount(username: "admin", name: "Ada Admin", role: .admin), password: password)
-        var configuration = ServerConfiguration(port: 0, tokenSecret: "test-secret-test-secret-test-secret")
-        configure(&configuration)
         var office: IssueTrackOffice?
         if issueTrack {
             let company = Environment(name: "company", clock: clock)

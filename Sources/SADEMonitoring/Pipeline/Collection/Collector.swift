@@ -1,7 +1,9 @@
 import Foundation
+import Metrics
 import SADEACL
 import SADECore
 import SADEHealth
+import Synchronization
 
 /// The CollectorAgent's work: one collection at a time, coalescing requests that come
 /// while one runs.
@@ -15,6 +17,14 @@ actor Collector {
     let anomaliesAgent: AgentIdentifier
     /// Open while this node evaluates (always, on a node of its own).
     let gate: EvaluationGate
+    /// Since when samples wait that no collection has read.
+    let unread: UnreadSince
+    /// `sade_pipeline_lag_seconds`: from a sample's acceptance (the first wake after it)
+    /// to its batch's evaluation.
+    let lag: Metrics.Timer
+    let clock: PlatformClock
+    /// Since when the samples of each batch in flight had waited.
+    private var waitingSince: [UUID: Duration] = [:]
 
     /// Where the next read starts, per type; `nil` until loaded from the database.
     private var readAnchors: [String: HealthAnchor]?
@@ -29,9 +39,12 @@ actor Collector {
 
     init(
         store: any HealthStore, anchors: any PipelineRecords, sources: [any NewDataSource], types: [HealthType], batchLimit: Int,
-        maxInFlight: Int, anomaliesAgent: AgentIdentifier, gate: EvaluationGate
+        maxInFlight: Int, anomaliesAgent: AgentIdentifier, gate: EvaluationGate, unread: UnreadSince, clock: PlatformClock
     ) {
         self.gate = gate
+        self.unread = unread
+        self.clock = clock
+        lag = Metrics.Timer(label: "sade_pipeline_lag_seconds", preferredDisplayUnit: .seconds)
         self.store = store
         self.anchors = anchors
         self.sources = sources
@@ -67,6 +80,9 @@ actor Collector {
     func settle(_ batch: UUID, failed: Bool) {
         guard inFlight.remove(batch) != nil else { return }
         if failed { readAnchors = nil }
+        if let since = waitingSince.removeValue(forKey: batch) {
+            if failed { unread.restore(since) } else { lag.record(duration: clock.elapsed - since) }
+        }
         if inFlight.isEmpty {
             flightWaiters.forEach { $0.resume() }
             flightWaiters = []
@@ -101,6 +117,7 @@ actor Collector {
         // only: one node's simulators at a time, and on another's when it takes over.
         for source in sources { await pull(source, logger: agent) }
         guard inFlight.count < maxInFlight else { return }
+        let since = unread.take()
         do {
             let start = if let readAnchors { readAnchors } else { try await anchors.anchors() }
             var next = start
@@ -112,6 +129,9 @@ actor Collector {
                 next[type.identifier] = found.anchor
             }
             readAnchors = next
+            if let since, changes.values.contains(where: { $0.added.count >= batchLimit }) {
+                unread.restore(since)  // more to read: those samples have waited as long
+            }
             guard !samples.isEmpty else {
                 // Nothing new: the anchors may move on, unless batches still fly (their
                 // samples lie below these anchors and are not evaluated yet).
@@ -120,8 +140,10 @@ actor Collector {
             }
             let batch = SampleBatch(samples: samples.sorted { $0.start < $1.start }, anchors: next)
             inFlight.insert(batch.id)
+            if let since { waitingSince[batch.id] = since }
             agent.send(try batch.inform(anomaliesAgent))
         } catch {
+            if let since { unread.restore(since) }
             readAnchors = nil
             agent.logger.error("collection failed", metadata: ["error": "\(error)"])
         }
@@ -150,5 +172,30 @@ actor Collector {
                 }
             }
         }
+    }
+}
+
+/// Since when accepted samples wait that no collection has read: the time of the first
+/// wake after the last read, on the platform clock. Marked by whoever wakes the
+/// collector, without waiting for it.
+final class UnreadSince: Sendable {
+    private let since = Mutex<Duration?>(nil)
+
+    /// Samples were accepted now (kept only if none waited before).
+    func mark(_ now: Duration) {
+        since.withLock { if $0 == nil { $0 = now } }
+    }
+
+    /// A collection reads from here on: when the oldest unread samples came, if any.
+    func take() -> Duration? {
+        since.withLock { since in
+            defer { since = nil }
+            return since
+        }
+    }
+
+    /// What was taken was not handed over after all (or only in part).
+    func restore(_ time: Duration) {
+        since.withLock { $0 = min($0 ?? time, time) }
     }
 }

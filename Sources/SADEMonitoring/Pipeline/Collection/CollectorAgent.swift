@@ -23,6 +23,8 @@ public final class CollectorAgent: Sendable {
     /// The most batches handed over and not yet confirmed.
     public let maxBatchesInFlight: Int
     let collector: Collector
+    let unread = UnreadSince()
+    let clock: PlatformClock
 
     /// Creates the agent (not started).
     ///
@@ -41,8 +43,9 @@ public final class CollectorAgent: Sendable {
     ) {
         let collector = Collector(
             store: store, anchors: anchors, sources: sources, types: types, batchLimit: batchLimit,
-            maxInFlight: maxBatchesInFlight, anomaliesAgent: anomaliesAgent, gate: gate)
+            maxInFlight: maxBatchesInFlight, anomaliesAgent: anomaliesAgent, gate: gate, unread: unread, clock: environment.clock)
         self.collector = collector
+        clock = environment.clock
         self.period = period
         self.maxBatchesInFlight = maxBatchesInFlight
         let batchReplies = MessageTemplate(performatives: [.confirm, .failure])
@@ -58,8 +61,10 @@ public final class CollectorAgent: Sendable {
     }
 
     /// Collects now, in addition to the periodic cycle (e.g. after the API accepted
-    /// samples); returns without waiting.
+    /// samples); returns without waiting. The pipeline's lag is measured from the first
+    /// wake a collection has not read past.
     public func wake() {
+        unread.mark(clock.elapsed)
         Task { [agent, collector] in await collector.collect(from: agent) }
     }
 

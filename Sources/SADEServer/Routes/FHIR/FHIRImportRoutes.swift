@@ -52,7 +52,7 @@ extension MonitoringServer {
             // Samples first: they are saved all or none, so a refused batch leaves the registry as it was.
             try await system.health.save(record.samples, as: .system)
             if patient != registered { try await system.health.save(patient) }
-            system.samplesAccepted()
+            system.samplesAccepted(record.samples.count)
             return try JSONBody.response(
                 Imported(patient: PatientView(patient), imported: record.samples.count, created: registered == nil), status: .created)
         }

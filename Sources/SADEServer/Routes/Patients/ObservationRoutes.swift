@@ -26,8 +26,7 @@ extension MonitoringServer {
                     for: patient.id, source: "api:\(caller.username)", field: batch.isArray ? "[\(index)]" : "", now: now)
             }
             try await system.health.save(samples, as: .system)
-            system.samplesAccepted()
-            metrics.samplesAccepted.increment(by: Int64(samples.count))
+            system.samplesAccepted(samples.count)
             // `{"accepted": n, "ids": [...]}` written directly: JSONEncoder's cost showed
             // under load, and UUIDs need no escaping.
             var accepted = #"{"accepted":\#(samples.count),"ids":["#
