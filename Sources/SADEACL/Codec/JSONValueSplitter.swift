@@ -1,5 +1,6 @@
 /// Finds the top-level JSON objects and arrays in a text that holds several one after
-/// the other (JSON Lines, or pretty-printed objects in a row), without parsing them.
+/// the other (JSON Lines, or pretty-printed objects in a row), reading past each with
+/// ``JSONCursor`` without building it.
 enum JSONValueSplitter {
     /// One top-level value: its bytes and the line it starts on.
     struct Value {
@@ -7,49 +8,33 @@ enum JSONValueSplitter {
         var line: Int
     }
 
-    /// The top-level values of `bytes`, in order. An unbalanced last value runs to the end
-    /// (the JSON decoder then says what is wrong with it).
+    /// The top-level values of `bytes`, in order. A malformed value runs to the end (the
+    /// JSON decoder then says what is wrong with it).
     static func split(_ bytes: [UInt8]) throws(ACLJSONCodec.DecodingFailure) -> [Value] {
         var values: [Value] = []
-        var index = 0
-        var line = 1
-        while index < bytes.count {
-            let byte = bytes[index]
-            if byte == UInt8(ascii: "\n") { line += 1 }
-            if ACLSyntax.isWhitespace(byte) {
-                index += 1
-                continue
-            }
+        var cursor = JSONCursor(bytes: bytes)
+        var lines = 1
+        var counted = 0
+        /// The line of the byte at `offset` (offsets asked in increasing order).
+        func line(at offset: Int) -> Int {
+            lines += bytes[counted..<offset].count { $0 == UInt8(ascii: "\n") }
+            counted = offset
+            return lines
+        }
+        while let byte = cursor.peek() {
+            let start = cursor.offset
             guard byte == UInt8(ascii: "{") || byte == UInt8(ascii: "[") else {
                 let shown = byte >= 0x21 && byte < 0x7F ? "'\(Character(Unicode.Scalar(byte)))'" : "byte \(byte)"
-                throw .init(path: "", reason: "expected a JSON object or array but found \(shown)", line: line)
+                throw .init(path: "", reason: "expected a JSON object or array but found \(shown)", line: line(at: start))
             }
-            let start = index
-            let startLine = line
-            var depth = 0
-            var inString = false
-            scan: while index < bytes.count {
-                let byte = bytes[index]
-                index += 1
-                if byte == UInt8(ascii: "\n") { line += 1 }
-                if inString {
-                    if byte == UInt8(ascii: "\\") {
-                        index += 1
-                    } else if byte == UInt8(ascii: "\"") {
-                        inString = false
-                    }
-                    continue
-                }
-                switch byte {
-                case UInt8(ascii: "\""): inString = true
-                case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
-                case UInt8(ascii: "}"), UInt8(ascii: "]"):
-                    depth -= 1
-                    if depth == 0 { break scan }
-                default: break
-                }
+            let startLine = line(at: start)
+            do {
+                try cursor.skipValue()
+            } catch {
+                values.append(Value(range: start..<bytes.count, line: startLine))
+                break
             }
-            values.append(Value(range: start..<min(index, bytes.count), line: startLine))
+            values.append(Value(range: start..<cursor.offset, line: startLine))
         }
         return values
     }

@@ -39,7 +39,8 @@ extension Agent {
         return true
     }
 
-    /// How many messages wait in the mailbox (not counting a batch being handled).
+    /// How many messages wait in the mailbox, counting the batch being handled as a whole
+    /// until it ends (an agent busy with a large batch is seen as behind).
     public nonisolated var mailboxDepth: Int { mailbox.withLock { $0.depth } }
 
     /// Schedules a drain if messages wait and none is scheduled (after a resume).

@@ -7,6 +7,8 @@ import SADEACL
 /// exists only while there are messages, so an idle agent has nothing scheduled.
 struct Mailbox: ~Copyable {
     private var messages: [ACLMessage] = []
+    /// The size of the batch being handled (taken by ``takeAll(into:)``), until it ends.
+    private var inHand = 0
     private var isDrainScheduled = false
     private(set) var isClosed = false
     /// The agent's life-cycle state as the white pages show it, readable without
@@ -17,8 +19,8 @@ struct Mailbox: ~Copyable {
     /// ignores cancellation cannot speak for a suspended or stopped agent.
     var canSend: Bool { agentState == .active }
 
-    /// How many messages wait (not counting a batch being handled).
-    var depth: Int { messages.count }
+    /// How many messages wait, counting the batch being handled as a whole until it ends.
+    var depth: Int { messages.count + inHand }
 
     /// Adds a message. Returns `nil` if the mailbox is closed, otherwise whether the
     /// caller must schedule a drain.
@@ -34,10 +36,12 @@ struct Mailbox: ~Copyable {
     /// buffer while the mailbox keeps `batch`'s capacity.
     mutating func takeAll(into batch: inout [ACLMessage]) {
         swap(&messages, &batch)
+        inHand = batch.count
     }
 
     /// After a batch: whether more messages wait; when none does, the drain ends.
     mutating func continueDrain() -> Bool {
+        inHand = 0
         if messages.isEmpty { isDrainScheduled = false }
         return isDrainScheduled
     }
@@ -46,6 +50,7 @@ struct Mailbox: ~Copyable {
     /// front of any that arrived since, and ends the drain.
     mutating func putBack(_ unhandled: ArraySlice<ACLMessage>) {
         messages.insert(contentsOf: unhandled, at: 0)
+        inHand = 0
         isDrainScheduled = false
     }
 
@@ -60,6 +65,7 @@ struct Mailbox: ~Copyable {
     /// registration); returns the messages it held.
     mutating func reset() -> [ACLMessage] {
         isDrainScheduled = false
+        inHand = 0
         defer { messages = [] }
         return messages
     }
@@ -67,6 +73,7 @@ struct Mailbox: ~Copyable {
     /// Closes the mailbox for good and returns the messages it still held.
     mutating func close() -> [ACLMessage] {
         isClosed = true
+        inHand = 0
         defer { messages = [] }
         return messages
     }

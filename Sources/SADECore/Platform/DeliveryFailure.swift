@@ -18,6 +18,9 @@ public enum DeliveryFailure: Error, Hashable, Sendable, CustomStringConvertible 
     /// The message names no receiver.
     case noReceiver
 
+    /// Every ``code``.
+    public static let codes = ["unknown-agent", "agent-stopped", "unreachable", "timeout", "rejected", "queue-full", "no-receiver"]
+
     /// The reason as a short code, sent as the `X-failure-reason` parameter.
     public var code: String {
         switch self {

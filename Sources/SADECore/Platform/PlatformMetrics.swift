@@ -16,7 +16,8 @@ final class PlatformMetrics: Sendable {
     let agentsAlive: Meter
     /// `sade_messages_delivered_total`: messages put in a mailbox here or handed to a transport.
     let delivered: Counter
-    /// `sade_mailbox_messages`: messages waiting in every mailbox, when last recorded.
+    /// `sade_mailbox_messages`: messages waiting in every mailbox (with the batches being
+    /// handled), when last recorded.
     let waiting: Gauge
     /// `sade_mailbox_deepest`: the most messages waiting in one mailbox, when last recorded.
     let deepest: Gauge
@@ -29,13 +30,17 @@ final class PlatformMetrics: Sendable {
         delivered = Counter(label: "sade_messages_delivered_total", dimensions: dimensions, factory: factory)
         waiting = Gauge(label: "sade_mailbox_messages", dimensions: dimensions, factory: factory)
         deepest = Gauge(label: "sade_mailbox_deepest", dimensions: dimensions, factory: factory)
+        failed = Dictionary(uniqueKeysWithValues: DeliveryFailure.codes.map { code in
+            (code, Counter(label: "sade_messages_failed_total", dimensions: [("platform", platform), ("reason", code)], factory: factory))
+        })
     }
 
-    /// Counts a message that could not be delivered, by the failure's code
-    /// (`sade_messages_failed_total{reason=…}`). Failures are rare: the counter is
-    /// looked up each time.
+    /// `sade_messages_failed_total{reason=…}`, per ``DeliveryFailure/code``.
+    let failed: [String: Counter]
+
+    /// Counts a message that could not be delivered, by the failure's code.
     func countFailure(_ failure: DeliveryFailure) {
-        Counter(label: "sade_messages_failed_total", dimensions: [("platform", platform), ("reason", failure.code)], factory: factory).increment()
+        failed[failure.code]?.increment()
     }
 }
 

@@ -11,6 +11,7 @@ import SADEMonitoring
 /// ``MonitoringSystem``.
 ///
 /// ```swift
+/// ServerMetrics.bootstrap()  // before the system: what it measures is shown at /metrics
 /// let system = try await MonitoringSystem(configuration: .init(dataDirectory: "sade-data"))
 /// let server = await MonitoringServer(system: system, configuration: ServerConfiguration(port: 8080))
 /// try await server.makeApplication().runService()

@@ -12,32 +12,42 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
             return try await next(request, context)
-        } catch let error as APIError {
-            throw error
-        } catch let error as MonitoringError {
+        } catch {
+            // Answered here rather than thrown on, so that the middleware in front
+            // (Hummingbird's metrics) times error responses as it times the others.
+            return try Self.apiError(error, request: request, context: context).response(from: request, context: context)
+        }
+    }
+
+    /// The ``APIError`` that answers `error`, logging what an operator should know.
+    static func apiError(_ error: any Error, request: Request, context: Context) -> APIError {
+        switch error {
+        case let error as APIError:
+            return error
+        case let error as MonitoringError:
             if case .storage(let reason) = error { context.logger.error("storage failure: \(reason)") }
-            throw APIError(error)
-        } catch let error as HealthError {
+            return APIError(error)
+        case let error as HealthError:
             if case .storage(let reason) = error { context.logger.error("health store failure: \(reason)") }
             if case .unavailable(let reason) = error { context.logger.warning("health store unavailable: \(reason)") }
-            throw APIError(MonitoringError(error))
-        } catch let error as AlertBookError {
+            return APIError(MonitoringError(error))
+        case let error as AlertBookError:
             if case .storage(let reason) = error { context.logger.error("alert book failure: \(reason)") }
             if case .unavailable(let reason) = error { context.logger.warning("alert book unavailable: \(reason)") }
-            throw APIError(error)
-        } catch let error as IssueTrackError {
+            return APIError(error)
+        case let error as IssueTrackError:
             if case .storage(let reason) = error { context.logger.error("issue track storage failure: \(reason)") }
             if case .agentNotStarted(_, let reason) = error { context.logger.error("issue agent not started: \(reason)") }
-            throw APIError(error)
-        } catch let error as HomeError {
+            return APIError(error)
+        case let error as HomeError:
             if case .storage(let reason) = error { context.logger.error("home store failure: \(reason)") }
             if case .unavailable(let reason) = error { context.logger.warning("home store unavailable: \(reason)") }
-            throw APIError(error)
-        } catch let error as HTTPError {
-            throw APIError(error.status, code: Self.code(for: error.status), message: error.body ?? error.status.reasonPhrase)
-        } catch {
+            return APIError(error)
+        case let error as HTTPError:
+            return APIError(error.status, code: code(for: error.status), message: error.body ?? error.status.reasonPhrase)
+        default:
             context.logger.error("unexpected error on \(request.method) \(request.uri.path): \(error)")
-            throw APIError(.internalServerError, code: "internal", message: "the server failed to handle the request")
+            return APIError(.internalServerError, code: "internal", message: "the server failed to handle the request")
         }
     }
 

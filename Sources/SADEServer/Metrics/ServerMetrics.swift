@@ -1,6 +1,7 @@
 import Hummingbird
 import Metrics
 import Prometheus
+import Synchronization
 
 /// Where the server's `GET /metrics` reads: the Prometheus registry behind swift-metrics.
 ///
@@ -21,14 +22,21 @@ public struct ServerMetrics: Sendable {
         registry = (factory as? PrometheusMetricsFactory)?.registry ?? PrometheusCollectorRegistry()
     }
 
-    /// Makes a fresh Prometheus registry swift-metrics' backend for the whole process
-    /// and returns it; call once, before anything measures (`sade serve` does).
+    /// Makes a Prometheus registry swift-metrics' backend for the whole process and
+    /// returns it; call before anything measures (`sade serve` does). Calling it again
+    /// returns the same registry (swift-metrics itself allows one bootstrap only).
     @discardableResult
     public static func bootstrap() -> PrometheusCollectorRegistry {
-        let factory = Self.factory(PrometheusCollectorRegistry())
-        MetricsSystem.bootstrap(factory)
-        return factory.registry
+        bootstrapped.withLock { registry in
+            if let registry { return registry }
+            let factory = Self.factory(PrometheusCollectorRegistry())
+            MetricsSystem.bootstrap(factory)
+            registry = factory.registry
+            return factory.registry
+        }
     }
+
+    private static let bootstrapped = Mutex<PrometheusCollectorRegistry?>(nil)
 
     /// A Prometheus factory on `registry` with the buckets SADE's timers want: HTTP
     /// requests and the pipeline's lag from a millisecond to a minute.

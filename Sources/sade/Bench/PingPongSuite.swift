@@ -1,5 +1,8 @@
+import Metrics
+import Prometheus
 import SADEACL
 import SADECore
+import SADEServer
 
 /// `pingpong`: pairs of agents exchanging ACL request / inform through the platform,
 /// against the same exchange as direct calls between bare actors.
@@ -14,6 +17,15 @@ struct PingPongSuite: BenchSuite {
         let bareOne = try await context.measure { try await Self.bareActors(pairs: 1, roundTrips: single, recordsLatency: true) }
         let direct = try await context.measure { await Self.awaitedCalls(roundTrips: single) }
         let many = try await context.measure { try await Self.agents(pairs: pairs, roundTrips: perPair, recordsLatency: false) }
+        // What counting every delivery costs: the same runs with the platform's metrics in
+        // a Prometheus registry (what `sade serve` bootstraps) instead of swift-metrics' no-op.
+        let prometheus = { ServerMetrics.factory(PrometheusCollectorRegistry()) }
+        let measuredOne = try await context.measure {
+            try await Self.agents(pairs: 1, roundTrips: single, recordsLatency: true, metrics: prometheus())
+        }
+        let measuredMany = try await context.measure {
+            try await Self.agents(pairs: pairs, roundTrips: perPair, recordsLatency: false, metrics: prometheus())
+        }
         let bareMany = try await context.measure { try await Self.bareActors(pairs: pairs, roundTrips: perPair, recordsLatency: false) }
         let bare = "bare actors"
         return [
@@ -25,13 +37,21 @@ struct PingPongSuite: BenchSuite {
                 "messages/s, \(pairs) pairs", many["rate"], unit: "msg/s", baseline: bareMany["rate"], baselineName: bare,
                 target: "≥ 3,000,000"),
             context.figure("for scale: awaited call between 2 actors, round trip p50", direct["p50"], unit: "µs"),
+            context.figure(
+                "messages/s, 1 pair, metrics in Prometheus", measuredOne["rate"], unit: "msg/s", baseline: one["rate"],
+                baselineName: "no-op metrics"),
+            context.figure(
+                "messages/s, \(pairs) pairs, metrics in Prometheus", measuredMany["rate"], unit: "msg/s", baseline: many["rate"],
+                baselineName: "no-op metrics"),
         ]
     }
 
     /// One run: `pairs` pingers each sending a request to its ponger, which answers
     /// with an inform; the pinger sends the next request on each inform.
-    static func agents(pairs: Int, roundTrips: Int, recordsLatency: Bool) async throws -> [String: Double] {
-        let platform = Environment(name: "bench-pingpong")
+    static func agents(
+        pairs: Int, roundTrips: Int, recordsLatency: Bool, metrics: any MetricsFactory = NOOPMetricsHandler.instance
+    ) async throws -> [String: Double] {
+        let platform = Environment(name: "bench-pingpong", clock: ContinuousClock(), metrics: metrics)
         let done = Countdown(pairs)
         var agents: [Agent] = []
         var counters: [ExchangeCounter] = []

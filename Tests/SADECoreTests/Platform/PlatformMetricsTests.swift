@@ -64,4 +64,14 @@ struct PlatformMetricsTests {
         await alice.stop()
         await bob.stop()
     }
+
+    @Test("every failure's code has its counter")
+    func failureCodes() {
+        let agent = AgentIdentifier(name: "a@p")
+        let failures: [DeliveryFailure] = [
+            .unknownAgent(agent), .agentStopped(agent), .unreachable(agent, reason: ""), .timedOut(agent, reason: ""),
+            .rejected(agent, reason: ""), .queueFull(agent), .noReceiver,
+        ]
+        #expect(failures.map(\.code) == DeliveryFailure.codes)
+    }
 }

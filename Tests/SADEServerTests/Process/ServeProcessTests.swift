@@ -65,6 +65,13 @@ struct ServeProcessTests {
         #expect(accepted.status == .created)
         let id = try #require((accepted.object?["ids"] as? [String])?.first)
 
+        // The Prometheus backend sade serve bootstraps shows the framework's metrics and Hummingbird's.
+        let metrics = OperationsTests.values(try await HarnessResponse.json(.get, url + "/metrics").text)
+        #expect(metrics[#"sade_agents_alive{platform="hospital"}"#, default: 0] >= 3)
+        #expect(metrics[#"sade_messages_delivered_total{platform="hospital"}"#, default: 0] > 0)
+        #expect(metrics["sade_samples_accepted_total", default: 0] >= 2, "the simulators' samples and the one posted")
+        #expect(metrics.keys.contains { $0.hasPrefix(#"hb_requests{http_route="/api/v1/patients/{id}/observations""#) })
+
         server.signal(SIGTERM)
         let stopped = await server.finish()
         #expect(stopped.status == 0, "\(stopped.error)")

@@ -19,8 +19,8 @@ actor Collector {
     let gate: EvaluationGate
     /// Since when samples wait that no collection has read.
     let unread: UnreadSince
-    /// `sade_pipeline_lag_seconds`: from a sample's acceptance (the first wake after it)
-    /// to its batch's evaluation.
+    /// `sade_pipeline_lag_seconds`: from a sample's acceptance (the first wake after it,
+    /// or the read that found it if no wake announced it) to its batch's evaluation.
     let lag: Metrics.Timer
     let clock: PlatformClock
     /// Since when the samples of each batch in flight had waited.
@@ -103,8 +103,9 @@ actor Collector {
     private func cycle(_ agent: Agent) async {
         guard gate.isOpen else {
             // Another node evaluates, and moves the anchors: read them again when this
-            // node's turn comes.
+            // node's turn comes. What was accepted meanwhile is that node's lag.
             readAnchors = nil
+            _ = unread.take()
             return
         }
         if gate.openings != anchorsOpening {
@@ -117,7 +118,7 @@ actor Collector {
         // only: one node's simulators at a time, and on another's when it takes over.
         for source in sources { await pull(source, logger: agent) }
         guard inFlight.count < maxInFlight else { return }
-        let since = unread.take()
+        var since = unread.take()
         do {
             let start = if let readAnchors { readAnchors } else { try await anchors.anchors() }
             var next = start
@@ -138,6 +139,9 @@ actor Collector {
                 if inFlight.isEmpty, next != start { try await anchors.advanceAnchors(to: next) }
                 return
             }
+            // Samples no wake announced (saved by a source, or read just before their
+            // wake) have waited at least since this read.
+            if since == nil { since = clock.elapsed }
             let batch = SampleBatch(samples: samples.sorted { $0.start < $1.start }, anchors: next)
             inFlight.insert(batch.id)
             if let since { waitingSince[batch.id] = since }

@@ -1,4 +1,5 @@
 import Foundation
+import SADEACL
 import SADEHealth
 
 /// The JSON of a ``SampleBatch``, written and read by hand: the same document

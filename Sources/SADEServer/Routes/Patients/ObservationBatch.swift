@@ -1,4 +1,5 @@
 import Foundation
+import SADEACL
 import SADEMonitoring
 
 /// A body that is one observation or an array of them.

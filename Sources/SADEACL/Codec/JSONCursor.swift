@@ -1,8 +1,11 @@
-/// Reads JSON text in one pass over its UTF-8 bytes, value by value, with no tree in
-/// between: the caller asks for what it expects where it expects it (an object's
-/// members, an array's elements, a string, a number) and skips what it does not know.
-/// For ``SampleBatchJSON`` and the server's request bodies; errors say what was
-/// expected at which byte.
+/// SADE's one hand-written JSON reader: JSON text in one pass over its UTF-8 bytes,
+/// value by value, with no tree in between. The caller asks for what it expects where it
+/// expects it (an object's members, an array's elements, a string, a number) and skips
+/// what it does not know; errors say what was expected at which byte.
+///
+/// It reads the pipeline's sample batches and the server's observation bodies (where
+/// `JSONDecoder` cost too much under load), splits ACL JSON documents into their
+/// top-level values, and finds the FHIR entry holding a number too large for a `Double`.
 package struct JSONCursor {
     private let bytes: [UInt8]
     private var index = 0
@@ -25,7 +28,7 @@ package struct JSONCursor {
         /// error, thrown out of the cursor's closures), rather than a syntax error.
         package var isAboutAValue = false
 
-        init(description: String) { self.description = description }
+        package init(description: String) { self.description = description }
 
         /// A reader's error about a value, e.g. `body[3].value: should be a number`.
         package init(value description: String) {
@@ -33,6 +36,9 @@ package struct JSONCursor {
             isAboutAValue = true
         }
     }
+
+    /// The byte the cursor is at: where the next value (or white space) starts.
+    package var offset: Int { index }
 
     /// Documents nest at most this deep.
     static let maxDepth = 64
@@ -121,14 +127,41 @@ package struct JSONCursor {
 
     /// The number here.
     package mutating func number() throws(Failure) -> Double {
-        skipSpace()
         let start = index
-        while index < bytes.count, Self.isNumberByte(bytes[index]) { index += 1 }
-        guard index > start, let value = Double(String(decoding: bytes[start..<index], as: UTF8.self)), value.isFinite else {
+        guard let value = Double(try numberText()), value.isFinite else {
             index = start
             throw failure("a number")
         }
         return value
+    }
+
+    /// The number here as written (e.g. `1e400`, which no `Double` holds), by JSON's
+    /// grammar: `-`, digits without a leading zero, a fraction, an exponent.
+    package mutating func numberText() throws(Failure) -> String {
+        skipSpace()
+        let start = index
+        func digits() -> Bool {
+            let first = index
+            while index < bytes.count, Self.isDigit(bytes[index]) { index += 1 }
+            return index > first
+        }
+        if index < bytes.count, bytes[index] == UInt8(ascii: "-") { index += 1 }
+        if index < bytes.count, bytes[index] == UInt8(ascii: "0") {
+            index += 1
+        } else if !digits() {
+            index = start
+            throw failure("a number")
+        }
+        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+            index += 1
+            guard digits() else { throw failure("digits after the decimal point") }
+        }
+        if index < bytes.count, bytes[index] | 0x20 == UInt8(ascii: "e") {
+            index += 1
+            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
+            guard digits() else { throw failure("the exponent's digits") }
+        }
+        return String(decoding: bytes[start..<index], as: UTF8.self)
     }
 
     /// The first byte of the value here (white space skipped), or `nil` at the end.
@@ -159,7 +192,7 @@ package struct JSONCursor {
                 return
             }
             throw failure("a value")
-        default: _ = try number()
+        default: _ = try numberText()
         }
     }
 
@@ -221,9 +254,8 @@ package struct JSONCursor {
         Failure(description: "expected \(expected) at byte \(index)")
     }
 
-    private static func isNumberByte(_ byte: UInt8) -> Bool {
-        (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "+")
-            || byte == UInt8(ascii: ".") || byte | 0x20 == UInt8(ascii: "e")
+    private static func isDigit(_ byte: UInt8) -> Bool {
+        (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
     }
 
     private static func hexDigit(_ byte: UInt8) -> UInt32? {
