@@ -27,6 +27,8 @@ struct OperationsTests {
             #expect(values["hb_requests{\(observations)}"] == 1)
             #expect(values[#"hb_requests{http_route="/api/v1/patients",http_request_method="GET",http_response_status_code="401"}"#] == 1)
             #expect(values["http_server_request_duration_count{\(observations)}"] == 1)
+            let refused = #"http_route="/api/v1/patients",http_request_method="GET",http_response_status_code="401""#
+            #expect(values["http_server_request_duration_count{\(refused)}"] == 1, "error answers are timed too")
             #expect(values["sade_pipeline_lag_seconds_count", default: 0] >= 1)
             #expect(values[#"sade_agents_alive{platform="hospital"}"#, default: 0] >= 3, "the collector, anomalies and alert agents")
             #expect(values[#"sade_messages_delivered_total{platform="hospital"}"#, default: 0] >= 2, "a batch and its confirmation")
