@@ -188,7 +188,7 @@ let package = Package(
         // Helpers shared by the test targets: the sade executable as a process, seeded randomness,
         // the SMTP and webhook servers (Python) tests talk to.
         .target(
-            name: "SADETestSupport", dependencies: ["SADEPostgres", .product(name: "PostgresNIO", package: "postgres-nio")],
+            name: "SADETestSupport", dependencies: ["SADEPostgres", "SADEHealth", .product(name: "PostgresNIO", package: "postgres-nio")],
             path: "Tests/SADETestSupport", resources: [.copy("Servers")]
         ),
         .testTarget(name: "SADEACLTests", dependencies: ["SADEACL", "SADETestSupport"]),
@@ -210,6 +210,10 @@ let package = Package(
         .testTarget(
             name: "SADEHealthTests",
             dependencies: ["SADEHealth", "SADEHealthSQLite", "SADEHealthPostgres", "SADECore", "sade", "SADETestSupport"]
+        ),
+        .testTarget(
+            name: "SADEHealthSQLiteTests",
+            dependencies: ["SADEHealth", "SADEHealthSQLite", "SADETestSupport", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(
             name: "SADEPostgresTests",

@@ -1,6 +1,7 @@
 import Foundation
 import SADEHealth
 import SADEHealthSQLite
+import SADETestSupport
 import Testing
 
 @Suite("Health store (SQLite and PostgreSQL): authorization")

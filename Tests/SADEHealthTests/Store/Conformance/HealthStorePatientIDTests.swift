@@ -1,6 +1,7 @@
 import Foundation
 import SADEHealth
 import SADEHealthSQLite
+import SADETestSupport
 import Testing
 
 /// SQLite reads bound text up to the first NUL, so `p-1\0x` would be `p-1` in SQL

@@ -1,6 +1,7 @@
 import Foundation
 import SADEHealth
 @testable import SADEHealthSQLite
+import SADETestSupport
 import Testing
 
 @Suite("Health store (SQLite and PostgreSQL): saving and querying samples")

@@ -45,17 +45,6 @@ func makeStore(_ kind: StoreKind) async throws -> any TestedHealthStore {
     }
 }
 
-/// A fresh temporary directory, removed by ``remove()``.
-struct TemporaryDirectory {
-    let path: String
-
-    init() {
-        path = FileManager.default.temporaryDirectory.appendingPathComponent("sade-health-\(UUID().uuidString)").path
-    }
-
-    func remove() { try? FileManager.default.removeItem(atPath: path) }
-}
-
 /// Runs `body` with a new store of `kind`; a file store's directory is removed afterwards.
 func withStore<T>(_ kind: StoreKind, _ body: (any TestedHealthStore) async throws -> T) async throws -> T {
     switch kind {
@@ -66,17 +55,6 @@ func withStore<T>(_ kind: StoreKind, _ body: (any TestedHealthStore) async throw
         defer { directory.remove() }
         return try await body(try SQLiteHealthStore(directory: directory.path))
     }
-}
-
-/// A fixed moment, so tests do not depend on the clock.
-let t0 = Date(timeIntervalSince1970: 1_700_000_000)
-
-/// `t0` plus `minutes`.
-func at(_ minutes: Double) -> Date { t0.addingTimeInterval(minutes * 60) }
-
-/// A heart-rate sample of `patient` at `minutes` after `t0`.
-func pulse(_ value: Double, _ patient: PatientID = "p-1", at minutes: Double) -> HealthSample {
-    .quantity(.heartRate, value, patient: patient, at: at(minutes))
 }
 
 /// What an operation threw: `nil` when it succeeded; any error that is not a

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import SADEHealth
+import SADETestSupport
 import Testing
 @testable import SADEHealthSQLite
 
