@@ -1,3 +1,5 @@
+import Synchronization
+
 /// How each ``HealthType`` is coded in a FHIR Observation: its code, its category and
 /// the HL7 profile it follows.
 ///
@@ -25,6 +27,13 @@ public struct FHIRObservationCode: Sendable {
     /// The HL7 profile the Observation follows, if any.
     public let profile: String?
 
+    private init(type: HealthType, code: FHIRCodeableConcept, category: String, profile: String?) {
+        self.type = type
+        self.code = code
+        self.category = category
+        self.profile = profile
+    }
+
     private init(_ type: HealthType, _ system: String, _ codes: [(String, String)], _ text: String, _ category: String, _ profile: String?) {
         self.type = type
         code = FHIRCodeableConcept(coding: codes.map { FHIRCoding(system: system, code: $0.0, display: $0.1) }, text: text)
@@ -32,8 +41,31 @@ public struct FHIRObservationCode: Sendable {
         self.profile = profile.map { "http://hl7.org/fhir/StructureDefinition/\($0)" }
     }
 
-    /// Every type's coding.
-    public static let all: [FHIRObservationCode] = [
+    /// Every type's coding: SADE's, then those of the quantity types an app registered
+    /// with one.
+    public static var all: [FHIRObservationCode] { builtIn + registered.withLock { $0 } }
+
+    private static let registered = Mutex<[FHIRObservationCode]>([])
+
+    /// The coding of an app's quantity type (see
+    /// ``QuantityType/register(_:unit:possibleValues:aggregation:vitalSign:fhir:)``), category `vital-signs`.
+    static func register(_ type: QuantityType, coding: FHIRCoding) {
+        let code = FHIRObservationCode(
+            type: .quantity(type), code: FHIRCodeableConcept(coding: [coding], text: coding.display ?? type.rawValue), category: "vital-signs",
+            profile: nil)
+        registered.withLock { codes in
+            codes.removeAll { $0.type == code.type }
+            codes.append(code)
+        }
+    }
+
+    /// How a type nobody coded is written: SADE's code system, the identifier as code.
+    private static func uncoded(_ type: HealthType) -> FHIRObservationCode {
+        FHIRObservationCode(type, FHIRSystem.sade, [(type.identifier, type.identifier)], type.identifier, "vital-signs", nil)
+    }
+
+    /// SADE's own types' codings.
+    static let builtIn: [FHIRObservationCode] = [
         FHIRObservationCode(.quantity(.heartRate), FHIRSystem.loinc, [("8867-4", "Heart rate")], "Heart rate", "vital-signs", "heartrate"),
         FHIRObservationCode(
             .quantity(.respiratoryRate), FHIRSystem.loinc, [("9279-1", "Respiratory rate")], "Respiratory rate", "vital-signs", "resprate"),
@@ -69,8 +101,8 @@ public struct FHIRObservationCode: Sendable {
 
     /// The coding of `type`.
     public static func of(_ type: HealthType) -> FHIRObservationCode {
-        // Every HealthType has an entry; `all` is checked by a test.
-        all.first { $0.type == type } ?? all[0]
+        // Every one of SADE's types has an entry (checked by a test); an app's may not.
+        all.first { $0.type == type } ?? uncoded(type)
     }
 
     /// The type whose code appears among `concept`'s codings, if any.
@@ -78,6 +110,7 @@ public struct FHIRObservationCode: Sendable {
         for coding in concept.coding ?? [] {
             guard let system = coding.system, let code = coding.code else { continue }
             if let match = all.first(where: { $0.code.contains(system: system, code: code) }) { return match.type }
+            if system == FHIRSystem.sade, let type = try? HealthType(identifier: code) { return type }
         }
         return nil
     }

@@ -1,5 +1,8 @@
 /// The code systems and identifier namespaces SADE's FHIR resources use.
 public enum FHIRSystem {
+    /// SADE's own codes: an app's quantity type registered without a FHIR coding is
+    /// coded here, its identifier as the code.
+    public static let sade = "urn:sade:health-type"
     /// LOINC, for the vital signs (`8867-4` heart rate …).
     public static let loinc = "http://loinc.org"
     /// SNOMED CT, for consciousness (ACVPU) and oxygen therapy.

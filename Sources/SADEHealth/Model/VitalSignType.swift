@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A monitored vital sign with the range that is typical for an adult at rest
 /// (SADE4Health's `VitalSignType`); values outside are anomalies unless a patient
@@ -18,8 +19,23 @@ public struct VitalSignType: Hashable, Sendable, Codable {
         self.typicalRange = typicalRange
     }
 
-    /// The standard vital signs, with the ranges that score 0 on NEWS2 where NEWS2 has one.
-    public static let standards: [VitalSignType] = [
+    /// The standard vital signs, with the ranges that score 0 on NEWS2 where NEWS2 has
+    /// one, and those of the quantity types an app registered with a typical range.
+    public static var standards: [VitalSignType] { registered.withLock { $0 } }
+
+    private static let registered = Mutex<[VitalSignType]>(builtIn)
+
+    /// An app's vital sign (see ``QuantityType/register(_:unit:possibleValues:aggregation:vitalSign:fhir:)``);
+    /// it replaces one registered before for the same type.
+    static func register(_ vitalSign: VitalSignType) {
+        registered.withLock { standards in
+            standards.removeAll { $0.type == vitalSign.type }
+            standards.append(vitalSign)
+        }
+    }
+
+    /// SADE's vital signs.
+    static let builtIn: [VitalSignType] = [
         VitalSignType(.heartRate, name: "Heart rate", typicalRange: 51...90),
         VitalSignType(.respiratoryRate, name: "Respiratory rate", typicalRange: 12...20),
         VitalSignType(.oxygenSaturation, name: "Oxygen saturation", typicalRange: 96...100),
@@ -31,7 +47,7 @@ public struct VitalSignType: Hashable, Sendable, Codable {
 
     /// The standard vital sign for `type`, if it is one.
     public static func standard(for type: QuantityType) -> VitalSignType? {
-        standards.first { $0.type == type }
+        registered.withLock { standards in standards.first { $0.type == type } }
     }
 }
 

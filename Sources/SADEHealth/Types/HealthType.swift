@@ -1,3 +1,6 @@
+import Foundation
+import Synchronization
+
 /// How samples of a quantity type combine over time (as in HealthKit): discrete
 /// values (heart rate) have min, max, average and most recent; cumulative ones
 /// (steps) have a sum.
@@ -7,38 +10,132 @@ public enum AggregationStyle: String, Hashable, Sendable, Codable {
 
 /// The measured kinds of quantity, with their canonical unit and the values a
 /// sample may have at all (what is physically possible, not what is healthy).
-public enum QuantityType: String, CaseIterable, Hashable, Sendable, Codable {
-    case heartRate, oxygenSaturation, bodyTemperature, respiratoryRate
-    case bloodPressureSystolic, bloodPressureDiastolic, stepCount, bodyMass, heartRateVariabilitySDNN
-
+///
+/// SADE knows the vital signs NEWS2 and the wearables need; an app adds its own kinds
+/// with ``register(_:unit:possibleValues:aggregation:vitalSign:fhir:)`` at start-up,
+/// before it opens a store or reads samples (a store, a decoder or the API knows only
+/// the types registered in the process):
+///
+/// ```swift
+/// // At start-up:
+/// let litresPerMinute = try HealthUnit.register("L/min", dimension: HealthUnit.Dimension("flow"), aliases: ["l/min"])
+/// let peakFlow = try QuantityType.register(
+///     "peakExpiratoryFlow", unit: litresPerMinute, possibleValues: 0...1000,
+///     vitalSign: (name: "Peak expiratory flow", typicalRange: 400...700),
+///     fhir: FHIRCoding(system: FHIRSystem.loinc, code: "19935-6", display: "Maximum expiratory gas flow"))
+/// ```
+public struct QuantityType: RawRepresentable, CaseIterable, Hashable, Sendable, Codable, CustomStringConvertible {
+    /// The type's identifier, e.g. `heartRate`.
+    public let rawValue: String
     /// The unit values are stored in.
-    public var canonicalUnit: HealthUnit {
-        switch self {
-        case .heartRate, .respiratoryRate: .countPerMinute
-        case .oxygenSaturation: .percent
-        case .bodyTemperature: .degreeCelsius
-        case .bloodPressureSystolic, .bloodPressureDiastolic: .millimeterOfMercury
-        case .stepCount: .count
-        case .bodyMass: .kilogram
-        case .heartRateVariabilitySDNN: .millisecond
-        }
+    public let canonicalUnit: HealthUnit
+    /// Discrete or cumulative.
+    public let aggregation: AggregationStyle
+    /// The values a sample can have, in the canonical unit; anything outside is rejected.
+    public let possibleValues: ClosedRange<Double>
+
+    private init(_ rawValue: String, _ unit: HealthUnit, _ possibleValues: ClosedRange<Double>, _ aggregation: AggregationStyle = .discrete) {
+        self.rawValue = rawValue
+        canonicalUnit = unit
+        self.possibleValues = possibleValues
+        self.aggregation = aggregation
     }
 
-    /// Discrete or cumulative.
-    public var aggregation: AggregationStyle { self == .stepCount ? .cumulative : .discrete }
+    /// The registered type named `rawValue`, SADE's or an app's.
+    public init?(rawValue: String) {
+        guard let type = Self.registered.withLock({ $0.byName[rawValue] }) else { return nil }
+        self = type
+    }
 
-    /// The values a sample can have, in the canonical unit; anything outside is rejected.
-    public var possibleValues: ClosedRange<Double> {
-        switch self {
-        case .heartRate: 0...350
-        case .oxygenSaturation: 0...100
-        case .bodyTemperature: 25...45
-        case .respiratoryRate: 0...120
-        case .bloodPressureSystolic, .bloodPressureDiastolic: 0...350
-        case .stepCount: 0...1_000_000
-        case .bodyMass: 0...700
-        case .heartRateVariabilitySDNN: 0...2000
+    public static let heartRate = QuantityType("heartRate", .countPerMinute, 0...350)
+    public static let oxygenSaturation = QuantityType("oxygenSaturation", .percent, 0...100)
+    public static let bodyTemperature = QuantityType("bodyTemperature", .degreeCelsius, 25...45)
+    public static let respiratoryRate = QuantityType("respiratoryRate", .countPerMinute, 0...120)
+    public static let bloodPressureSystolic = QuantityType("bloodPressureSystolic", .millimeterOfMercury, 0...350)
+    public static let bloodPressureDiastolic = QuantityType("bloodPressureDiastolic", .millimeterOfMercury, 0...350)
+    public static let stepCount = QuantityType("stepCount", .count, 0...1_000_000, .cumulative)
+    public static let bodyMass = QuantityType("bodyMass", .kilogram, 0...700)
+    public static let heartRateVariabilitySDNN = QuantityType("heartRateVariabilitySDNN", .millisecond, 0...2000)
+
+    /// SADE's own types.
+    public static let builtIn: [QuantityType] = [
+        heartRate, oxygenSaturation, bodyTemperature, respiratoryRate, bloodPressureSystolic, bloodPressureDiastolic, stepCount, bodyMass,
+        heartRateVariabilitySDNN,
+    ]
+
+    /// Every type: SADE's, then the app's in the order registered.
+    public static var allCases: [QuantityType] { registered.withLock { $0.order } }
+
+    private static let registered = Mutex<(byName: [String: QuantityType], order: [QuantityType])>(
+        (Dictionary(uniqueKeysWithValues: builtIn.map { ($0.rawValue, $0) }), builtIn))
+
+    /// Adds an app's kind of quantity; registering the same definition again returns it.
+    ///
+    /// - Parameters:
+    ///   - identifier: the type's name, letters and digits (e.g. `peakExpiratoryFlow`).
+    ///   - unit: the unit values are stored in; samples may come in any unit of its dimension.
+    ///   - possibleValues: what a sample may be at all, in `unit`.
+    ///   - aggregation: `.cumulative` if values add up over time (like steps).
+    ///   - vitalSign: a name and the range typical at rest: values outside are anomalies
+    ///     (``AnomalyDetector``) unless a patient has an override.
+    ///   - fhir: how FHIR codes it (a LOINC code, say); without one, SADE's own code
+    ///     system `urn:sade:health-type` with the identifier as code.
+    /// - Throws: ``HealthError/invalidValue(field:reason:)`` for a bad identifier, one
+    ///   another type has, or an empty range.
+    @discardableResult
+    public static func register(
+        _ identifier: String, unit: HealthUnit, possibleValues: ClosedRange<Double>, aggregation: AggregationStyle = .discrete,
+        vitalSign: (name: String, typicalRange: ClosedRange<Double>)? = nil, fhir: FHIRCoding? = nil
+    ) throws(HealthError) -> QuantityType {
+        guard !identifier.isEmpty, identifier.unicodeScalars.allSatisfy({ CharacterSet.alphanumerics.contains($0) }) else {
+            throw .invalidValue(field: "identifier", reason: "\(identifier.debugDescription) is not letters and digits")
         }
+        guard CategoryType(rawValue: identifier) == nil, CorrelationType(rawValue: identifier) == nil, identifier != "electrocardiogram" else {
+            throw .invalidValue(field: "identifier", reason: "\(identifier) names another kind of sample")
+        }
+        guard possibleValues.lowerBound.isFinite, possibleValues.upperBound.isFinite else {
+            throw .invalidValue(field: "possibleValues", reason: "the bounds must be finite")
+        }
+        let type = QuantityType(identifier, unit, possibleValues, aggregation)
+        try registered.withLock { (registered) throws(HealthError) in
+            if let known = registered.byName[identifier] {
+                guard known.isSameDefinition(as: type) else {
+                    throw .invalidValue(field: "identifier", reason: "\(identifier) is registered already, with another definition")
+                }
+                return
+            }
+            registered.byName[identifier] = type
+            registered.order.append(type)
+        }
+        if let vitalSign { VitalSignType.register(VitalSignType(type, name: vitalSign.name, typicalRange: vitalSign.typicalRange)) }
+        if let fhir { FHIRObservationCode.register(type, coding: fhir) }
+        return type
+    }
+
+    private func isSameDefinition(as other: QuantityType) -> Bool {
+        rawValue == other.rawValue && canonicalUnit == other.canonicalUnit && aggregation == other.aggregation
+            && possibleValues == other.possibleValues
+    }
+
+    /// The identifier.
+    public var description: String { rawValue }
+
+    public static func == (lhs: QuantityType, rhs: QuantityType) -> Bool { lhs.rawValue == rhs.rawValue }
+    public func hash(into hasher: inout Hasher) { hasher.combine(rawValue) }
+
+    /// Encodes the identifier.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(rawValue)
+    }
+
+    /// Decodes an identifier; one no type was registered under is an error.
+    public init(from decoder: any Decoder) throws {
+        let identifier = try decoder.singleValueContainer().decode(String.self)
+        guard let type = QuantityType(rawValue: identifier) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "unknown quantity type \(identifier)"))
+        }
+        self = type
     }
 }
 
@@ -82,10 +179,11 @@ public enum HealthType: Hashable, Sendable, Codable, CustomStringConvertible {
     /// A waveform (``Electrocardiogram``).
     case electrocardiogram
 
-    /// Every type.
-    public static let all: [HealthType] =
+    /// Every type, the quantity types an app registered among them.
+    public static var all: [HealthType] {
         QuantityType.allCases.map(HealthType.quantity) + CategoryType.allCases.map(HealthType.category)
-        + CorrelationType.allCases.map(HealthType.correlation) + [.electrocardiogram]
+            + CorrelationType.allCases.map(HealthType.correlation) + [.electrocardiogram]
+    }
 
     /// The type's name, e.g. `heartRate`, `consciousnessLevel`, `bloodPressure`.
     public var identifier: String {

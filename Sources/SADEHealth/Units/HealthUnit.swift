@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A unit of measure for health quantities, parsed from its UCUM-like symbol
 /// (`count/min`, `%`, `degC`, `degF`, `mmHg`, `count`, `kg`, `ms`, `V`, `mV`, `µV` …).
@@ -6,9 +7,21 @@ import Foundation
 /// Units of one ``Dimension`` convert into each other; any other conversion is a
 /// ``HealthError/incompatibleUnits(from:to:)``.
 public struct HealthUnit: Hashable, Sendable, Codable, CustomStringConvertible {
-    /// What a unit measures; only units of the same dimension convert.
-    public enum Dimension: String, Hashable, Sendable, Codable {
-        case frequency, fraction, temperature, pressure, count, mass, time, voltage
+    /// What a unit measures; only units of the same dimension convert. An app names its
+    /// own (`Dimension("flow")`) for the units it registers.
+    public struct Dimension: RawRepresentable, Hashable, Sendable, Codable {
+        public let rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+        public init(_ name: String) { rawValue = name }
+
+        public static let frequency = Dimension("frequency")
+        public static let fraction = Dimension("fraction")
+        public static let temperature = Dimension("temperature")
+        public static let pressure = Dimension("pressure")
+        public static let count = Dimension("count")
+        public static let mass = Dimension("mass")
+        public static let time = Dimension("time")
+        public static let voltage = Dimension("voltage")
     }
 
     /// The unit's symbol, e.g. `count/min`.
@@ -18,16 +31,19 @@ public struct HealthUnit: Hashable, Sendable, Codable, CustomStringConvertible {
     /// value × scale + offset = value in the dimension's base unit.
     let scale: Double
     let offset: Double
+    /// The UCUM code, when it is not the symbol.
+    private let ucum: String?
 
-    private init(_ symbol: String, _ dimension: Dimension, scale: Double = 1, offset: Double = 0) {
+    private init(_ symbol: String, _ dimension: Dimension, scale: Double = 1, offset: Double = 0, ucum: String? = nil) {
         self.symbol = symbol
         self.dimension = dimension
         self.scale = scale
         self.offset = offset
+        self.ucum = ucum
     }
 
     /// Beats or breaths per minute.
-    public static let countPerMinute = HealthUnit("count/min", .frequency)
+    public static let countPerMinute = HealthUnit("count/min", .frequency, ucum: "/min")
     /// Per second (Hz), e.g. an ECG's sampling frequency.
     public static let hertz = HealthUnit("Hz", .frequency, scale: 60)
     /// Percent, 0–100.
@@ -35,21 +51,21 @@ public struct HealthUnit: Hashable, Sendable, Codable, CustomStringConvertible {
     /// A plain fraction, 0–1.
     public static let fraction = HealthUnit("1", .fraction, scale: 100)
     /// Degrees Celsius.
-    public static let degreeCelsius = HealthUnit("degC", .temperature)
+    public static let degreeCelsius = HealthUnit("degC", .temperature, ucum: "Cel")
     /// Degrees Fahrenheit.
-    public static let degreeFahrenheit = HealthUnit("degF", .temperature, scale: 5.0 / 9.0, offset: -32 * 5.0 / 9.0)
+    public static let degreeFahrenheit = HealthUnit("degF", .temperature, scale: 5.0 / 9.0, offset: -32 * 5.0 / 9.0, ucum: "[degF]")
     /// Millimetres of mercury.
-    public static let millimeterOfMercury = HealthUnit("mmHg", .pressure)
+    public static let millimeterOfMercury = HealthUnit("mmHg", .pressure, ucum: "mm[Hg]")
     /// Kilopascal.
     public static let kilopascal = HealthUnit("kPa", .pressure, scale: 7.500_615_75)
     /// A count (steps).
-    public static let count = HealthUnit("count", .count)
+    public static let count = HealthUnit("count", .count, ucum: "{steps}")
     /// Kilograms.
     public static let kilogram = HealthUnit("kg", .mass)
     /// Grams.
     public static let gram = HealthUnit("g", .mass, scale: 0.001)
     /// Pounds.
-    public static let pound = HealthUnit("lb", .mass, scale: 0.453_592_37)
+    public static let pound = HealthUnit("lb", .mass, scale: 0.453_592_37, ucum: "[lb_av]")
     /// Milliseconds.
     public static let millisecond = HealthUnit("ms", .time)
     /// Seconds.
@@ -59,16 +75,55 @@ public struct HealthUnit: Hashable, Sendable, Codable, CustomStringConvertible {
     /// Millivolts.
     public static let millivolt = HealthUnit("mV", .voltage, scale: 1000)
     /// Microvolts.
-    public static let microvolt = HealthUnit("µV", .voltage)
+    public static let microvolt = HealthUnit("µV", .voltage, ucum: "uV")
 
-    /// Every known unit.
-    public static let all: [HealthUnit] = [
+    /// SADE's units.
+    public static let builtIn: [HealthUnit] = [
         countPerMinute, hertz, percent, fraction, degreeCelsius, degreeFahrenheit, millimeterOfMercury, kilopascal,
         count, kilogram, gram, pound, millisecond, second, volt, millivolt, microvolt,
     ]
 
-    private static let bySymbol: [String: HealthUnit] = {
-        var table = Dictionary(uniqueKeysWithValues: all.map { ($0.symbol, $0) })
+    /// Every known unit: SADE's, then the app's in the order registered.
+    public static var all: [HealthUnit] { registered.withLock { $0.order } }
+
+    /// Adds an app's unit: `value × scale + offset` is the value in `dimension`'s base
+    /// unit (the unit registered with scale 1 and offset 0). Registering the same
+    /// definition again returns it.
+    ///
+    /// - Parameters:
+    ///   - aliases: other spellings ``init(parsing:)`` accepts.
+    ///   - ucum: the UCUM code FHIR uses, if it is not `symbol`.
+    /// - Throws: ``HealthError/invalidValue(field:reason:)`` for an empty symbol, a
+    ///   scale of zero, or a symbol or alias another unit has.
+    @discardableResult
+    public static func register(
+        _ symbol: String, dimension: Dimension, scale: Double = 1, offset: Double = 0, ucum: String? = nil, aliases: [String] = []
+    ) throws(HealthError) -> HealthUnit {
+        guard !symbol.trimmingCharacters(in: .whitespaces).isEmpty else { throw .invalidValue(field: "symbol", reason: "is empty") }
+        guard scale.isFinite, scale != 0, offset.isFinite else {
+            throw .invalidValue(field: "scale", reason: "must be a finite number other than zero (and the offset finite)")
+        }
+        let unit = HealthUnit(symbol, dimension, scale: scale, offset: offset, ucum: ucum)
+        try registered.withLock { (registered) throws(HealthError) in
+            for name in [symbol] + aliases {
+                if let known = registered.bySymbol[name], !known.isSameDefinition(as: unit) {
+                    throw .invalidValue(field: "symbol", reason: "\(name) is the symbol of another unit")
+                }
+            }
+            if registered.bySymbol[symbol] == nil { registered.order.append(unit) }
+            for name in [symbol] + aliases { registered.bySymbol[name] = unit }
+        }
+        return unit
+    }
+
+    private func isSameDefinition(as other: HealthUnit) -> Bool {
+        symbol == other.symbol && dimension == other.dimension && scale == other.scale && offset == other.offset && ucum == other.ucum
+    }
+
+    private static let registered = Mutex<(bySymbol: [String: HealthUnit], order: [HealthUnit])>((builtInSymbols, builtIn))
+
+    private static let builtInSymbols: [String: HealthUnit] = {
+        var table = Dictionary(uniqueKeysWithValues: builtIn.map { ($0.symbol, $0) })
         table["/min"] = countPerMinute
         table["{beats}/min"] = countPerMinute
         table["{breaths}/min"] = countPerMinute
@@ -85,23 +140,13 @@ public struct HealthUnit: Hashable, Sendable, Codable, CustomStringConvertible {
 
     /// Parses a unit symbol; UCUM spellings such as `/min`, `Cel`, `mm[Hg]` are accepted too.
     public init(parsing symbol: String) throws(HealthError) {
-        guard let unit = Self.bySymbol[symbol.trimmingCharacters(in: .whitespaces)] else { throw .unknownUnit(symbol) }
+        let trimmed = symbol.trimmingCharacters(in: .whitespaces)
+        guard let unit = Self.registered.withLock({ $0.bySymbol[trimmed] }) else { throw .unknownUnit(symbol) }
         self = unit
     }
 
     /// The UCUM code FHIR uses for this unit.
-    public var ucumCode: String {
-        switch symbol {
-        case "count/min": "/min"
-        case "degC": "Cel"
-        case "degF": "[degF]"
-        case "mmHg": "mm[Hg]"
-        case "count": "{steps}"
-        case "µV": "uV"
-        case "lb": "[lb_av]"
-        default: symbol
-        }
-    }
+    public var ucumCode: String { ucum ?? symbol }
 
     /// `value` in this unit expressed in `target`.
     public func convert(_ value: Double, to target: HealthUnit) throws(HealthError) -> Double {
