@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Identifies a hospital.
 public typealias HospitalID = String
 /// Identifies a sector of a hospital.
@@ -46,9 +48,65 @@ public struct HospitalSector: Hashable, Sendable, Codable, Identifiable {
 /// Someone who cares for patients (SADE4Health's `HealthCareWorker`, with its
 /// `Doctor` and `Nurse` kinds as ``Role``s).
 public struct HealthCareWorker: Hashable, Sendable, Codable, Identifiable {
-    /// What the worker is.
-    public enum Role: String, Hashable, Sendable, Codable, CaseIterable {
-        case doctor, nurse
+    /// What the worker is: a doctor or a nurse, or a role an app registers
+    /// (``register(_:)``, e.g. `physiotherapist`) at start-up, before it reads workers.
+    public struct Role: RawRepresentable, CaseIterable, Hashable, Sendable, Codable, CustomStringConvertible {
+        /// The role's name, e.g. `nurse`.
+        public let rawValue: String
+
+        private init(_ name: String) { rawValue = name }
+
+        /// The registered role named `rawValue`.
+        public init?(rawValue: String) {
+            guard let role = Self.registered.withLock({ $0.first { $0.rawValue == rawValue } }) else { return nil }
+            self = role
+        }
+
+        public static let doctor = Role("doctor")
+        public static let nurse = Role("nurse")
+
+        /// Every role: SADE's, then the app's in the order registered.
+        public static var allCases: [Role] { registered.withLock { $0 } }
+
+        private static let registered = Mutex<[Role]>([doctor, nurse])
+
+        /// Adds an app's role (registering it again returns it). Workers of any role
+        /// may bid for alerts: list it in `AlertRules.contractors`.
+        ///
+        /// - Throws: ``HealthError/invalidValue(field:reason:)`` unless `name` is
+        ///   lower-case letters, digits and hyphens.
+        @discardableResult
+        public static func register(_ name: String) throws(HealthError) -> Role {
+            let allowed = Set("abcdefghijklmnopqrstuvwxyz0123456789-")
+            guard !name.isEmpty, name.allSatisfy(allowed.contains) else {
+                throw .invalidValue(field: "role", reason: "\(name.debugDescription) is not lower-case letters, digits and hyphens")
+            }
+            return registered.withLock { roles in
+                if let known = roles.first(where: { $0.rawValue == name }) { return known }
+                let role = Role(name)
+                roles.append(role)
+                return role
+            }
+        }
+
+        /// The name.
+        public var description: String { rawValue }
+
+        /// Encodes the name.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            try container.encode(rawValue)
+        }
+
+        /// Decodes a registered role's name; any other is an error.
+        public init(from decoder: any Decoder) throws {
+            let name = try decoder.singleValueContainer().decode(String.self)
+            guard let role = Role(rawValue: name) else {
+                throw DecodingError.dataCorrupted(
+                    .init(codingPath: decoder.codingPath, debugDescription: "unknown role \(name) (known: \(Role.allCases.map(\.rawValue).joined(separator: ", ")))"))
+            }
+            self = role
+        }
     }
 
     /// Unique, e.g. the login name.
