@@ -66,4 +66,19 @@ struct JSONCursorTests {
             Issue.record("\(error)")
         }
     }
+
+    @Test("a value nested deeper than the reader's limit is refused with its line, not read as the rest of the text")
+    func splittingTooDeep() {
+        let deep = String(repeating: "[", count: 70) + String(repeating: "]", count: 70)
+        let text = "{\"performative\":\"inform\"}\n" + deep + "\n{\"performative\":\"inform\"}"
+        #expect(throws: ACLJSONCodec.DecodingFailure.self) { try ACLJSONCodec().decodeAll(Array(text.utf8)) }
+        do {
+            _ = try ACLJSONCodec().decodeAll(Array(text.utf8))
+        } catch let failure as ACLJSONCodec.DecodingFailure {
+            #expect(failure.line == 2)
+            #expect(failure.reason.contains("less nesting"))
+        } catch {
+            Issue.record("\(error)")
+        }
+    }
 }

@@ -27,7 +27,8 @@ public struct ACLJSONCodec: ACLCodec {
         public var description: String { "line \(line): \(explanation)" }
     }
 
-    /// The size bound decoding keeps to (nesting is bounded by the JSON decoder).
+    /// The size bound decoding keeps to (nesting is bounded by the JSON decoder, and in
+    /// ``decodeAll(_:)`` by the splitter's reader to 64 levels).
     public var limits: ACLParseLimits
     /// Whether ``encode(_:)`` indents the object over several lines.
     public var prettyPrinted: Bool

@@ -8,8 +8,8 @@ enum JSONValueSplitter {
         var line: Int
     }
 
-    /// The top-level values of `bytes`, in order. A malformed value runs to the end (the
-    /// JSON decoder then says what is wrong with it).
+    /// The top-level values of `bytes`, in order. A value that is not JSON (or nests
+    /// deeper than ``JSONCursor``'s limit) is an error naming the line it starts on.
     static func split(_ bytes: [UInt8]) throws(ACLJSONCodec.DecodingFailure) -> [Value] {
         var values: [Value] = []
         var cursor = JSONCursor(bytes: bytes)
@@ -31,8 +31,7 @@ enum JSONValueSplitter {
             do {
                 try cursor.skipValue()
             } catch {
-                values.append(Value(range: start..<bytes.count, line: startLine))
-                break
+                throw .init(path: "", reason: "not valid JSON: \(error)", line: startLine)
             }
             values.append(Value(range: start..<cursor.offset, line: startLine))
         }

@@ -59,6 +59,11 @@ public struct FHIRObservationCode: Sendable {
         }
     }
 
+    /// The coding an app registered for `type`, if any.
+    static func registeredCoding(of type: QuantityType) -> FHIRCoding? {
+        registered.withLock { codes in codes.first { $0.type == .quantity(type) }?.code.coding?.first }
+    }
+
     /// How a type nobody coded is written: SADE's code system, the identifier as code.
     private static func uncoded(_ type: HealthType) -> FHIRObservationCode {
         FHIRObservationCode(type, FHIRSystem.sade, [(type.identifier, type.identifier)], type.identifier, "vital-signs", nil)

@@ -38,13 +38,16 @@ extension Patient {
         StoredJSON.encode(Dictionary(uniqueKeysWithValues: rangeOverrides.map { ($0.key.rawValue, [$0.value.lowerBound, $0.value.upperBound]) }))
     }
 
-    /// Range overrides as stored.
+    /// Range overrides as stored. One for a quantity type this process has not registered
+    /// (an app's, read by a process of another app, or by `sade` itself) is left out, so
+    /// the patient stays readable; saving the patient from such a process drops it.
     ///
-    /// - Throws: ``HealthError/storage(_:)`` naming the patient for an unknown type or bounds out of order.
+    /// - Throws: ``HealthError/storage(_:)`` naming the patient for bounds out of order.
     package static func rangeOverrides(_ column: String, of patient: String) throws(HealthError) -> [QuantityType: ClosedRange<Double>] {
         var overrides: [QuantityType: ClosedRange<Double>] = [:]
         for (identifier, bounds) in try StoredJSON.decode([String: [Double]].self, column) {
-            guard let type = QuantityType(rawValue: identifier), bounds.count == 2, bounds[0] <= bounds[1] else {
+            guard let type = QuantityType(rawValue: identifier) else { continue }
+            guard bounds.count == 2, bounds[0] <= bounds[1] else {
                 throw .storage("patient \(patient) has an unreadable range override for \(identifier)")
             }
             overrides[type] = bounds[0]...bounds[1]

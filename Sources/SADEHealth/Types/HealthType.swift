@@ -76,18 +76,18 @@ public struct QuantityType: RawRepresentable, CaseIterable, Hashable, Sendable, 
     ///   - unit: the unit values are stored in; samples may come in any unit of its dimension.
     ///   - possibleValues: what a sample may be at all, in `unit`.
     ///   - aggregation: `.cumulative` if values add up over time (like steps).
-    ///   - vitalSign: a name and the range typical at rest: values outside are anomalies
-    ///     (``AnomalyDetector``) unless a patient has an override.
+    ///   - vitalSign: a name and the range typical at rest, within `possibleValues`:
+    ///     values outside are anomalies (``AnomalyDetector``) unless a patient has an override.
     ///   - fhir: how FHIR codes it (a LOINC code, say); without one, SADE's own code
-    ///     system `urn:sade:health-type` with the identifier as code.
+    ///     system ``FHIRSystem/sade`` with the identifier as code.
     /// - Throws: ``HealthError/invalidValue(field:reason:)`` for a bad identifier, one
-    ///   another type has, or an empty range.
+    ///   another definition has (SADE's types cannot be redefined), or infinite bounds.
     @discardableResult
     public static func register(
         _ identifier: String, unit: HealthUnit, possibleValues: ClosedRange<Double>, aggregation: AggregationStyle = .discrete,
         vitalSign: (name: String, typicalRange: ClosedRange<Double>)? = nil, fhir: FHIRCoding? = nil
     ) throws(HealthError) -> QuantityType {
-        guard !identifier.isEmpty, identifier.unicodeScalars.allSatisfy({ CharacterSet.alphanumerics.contains($0) }) else {
+        guard !identifier.isEmpty, identifier.unicodeScalars.allSatisfy({ CharacterSet.alphanumerics.contains($0) && $0.isASCII }) else {
             throw .invalidValue(field: "identifier", reason: "\(identifier.debugDescription) is not letters and digits")
         }
         guard CategoryType(rawValue: identifier) == nil, CorrelationType(rawValue: identifier) == nil, identifier != "electrocardiogram" else {
@@ -96,7 +96,23 @@ public struct QuantityType: RawRepresentable, CaseIterable, Hashable, Sendable, 
         guard possibleValues.lowerBound.isFinite, possibleValues.upperBound.isFinite else {
             throw .invalidValue(field: "possibleValues", reason: "the bounds must be finite")
         }
+        if let range = vitalSign?.typicalRange {
+            guard range.lowerBound.isFinite, range.upperBound.isFinite, possibleValues.contains(range.lowerBound),
+                possibleValues.contains(range.upperBound)
+            else { throw .invalidValue(field: "vitalSign.typicalRange", reason: "must lie within the possible values") }
+        }
         let type = QuantityType(identifier, unit, possibleValues, aggregation)
+        let vital = vitalSign.map { VitalSignType(type, name: $0.name, typicalRange: $0.typicalRange) }
+        if let known = QuantityType(rawValue: identifier) {
+            // Again: the same definition, all of it, or nothing changes.
+            guard known.isSameDefinition(as: type), vital == nil || VitalSignType.standard(for: known) == vital,
+                fhir == nil || FHIRObservationCode.registeredCoding(of: known) == fhir
+            else { throw .invalidValue(field: "identifier", reason: "\(identifier) is registered already, with another definition") }
+            return known
+        }
+        // What goes with the type is in place before anyone can find the type.
+        if let vital { VitalSignType.register(vital) }
+        if let fhir { FHIRObservationCode.register(type, coding: fhir) }
         try registered.withLock { (registered) throws(HealthError) in
             if let known = registered.byName[identifier] {
                 guard known.isSameDefinition(as: type) else {
@@ -107,8 +123,6 @@ public struct QuantityType: RawRepresentable, CaseIterable, Hashable, Sendable, 
             registered.byName[identifier] = type
             registered.order.append(type)
         }
-        if let vitalSign { VitalSignType.register(VitalSignType(type, name: vitalSign.name, typicalRange: vitalSign.typicalRange)) }
-        if let fhir { FHIRObservationCode.register(type, coding: fhir) }
         return type
     }
 

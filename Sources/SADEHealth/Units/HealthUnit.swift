@@ -92,26 +92,31 @@ public struct HealthUnit: Hashable, Sendable, Codable, CustomStringConvertible {
     ///
     /// - Parameters:
     ///   - aliases: other spellings ``init(parsing:)`` accepts.
-    ///   - ucum: the UCUM code FHIR uses, if it is not `symbol`.
+    ///   - ucum: the UCUM code FHIR uses, if it is not `symbol` (parsed as well).
     /// - Throws: ``HealthError/invalidValue(field:reason:)`` for an empty symbol, a
     ///   scale of zero, or a symbol or alias another unit has.
     @discardableResult
     public static func register(
         _ symbol: String, dimension: Dimension, scale: Double = 1, offset: Double = 0, ucum: String? = nil, aliases: [String] = []
     ) throws(HealthError) -> HealthUnit {
-        guard !symbol.trimmingCharacters(in: .whitespaces).isEmpty else { throw .invalidValue(field: "symbol", reason: "is empty") }
+        let names = [symbol] + aliases + (ucum.map { [$0] } ?? [])
+        for name in names {
+            guard !name.isEmpty, name.trimmingCharacters(in: .whitespaces) == name else {
+                throw .invalidValue(field: "symbol", reason: "\(name.debugDescription) is empty or has white space around it")
+            }
+        }
         guard scale.isFinite, scale != 0, offset.isFinite else {
             throw .invalidValue(field: "scale", reason: "must be a finite number other than zero (and the offset finite)")
         }
         let unit = HealthUnit(symbol, dimension, scale: scale, offset: offset, ucum: ucum)
         try registered.withLock { (registered) throws(HealthError) in
-            for name in [symbol] + aliases {
+            for name in names {
                 if let known = registered.bySymbol[name], !known.isSameDefinition(as: unit) {
                     throw .invalidValue(field: "symbol", reason: "\(name) is the symbol of another unit")
                 }
             }
             if registered.bySymbol[symbol] == nil { registered.order.append(unit) }
-            for name in [symbol] + aliases { registered.bySymbol[name] = unit }
+            for name in names { registered.bySymbol[name] = unit }  // the UCUM code too: FHIR import reads it
         }
         return unit
     }

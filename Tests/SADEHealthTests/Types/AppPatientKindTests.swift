@@ -37,5 +37,8 @@ struct AppPatientKindTests {
         let reading = HealthSample.quantity(peakFlow, 430, patient: "p-1", at: Date())
         let anomalies = await AnomalyDetector().evaluate([reading], patients: ["p-1": stored.patient], at: Date())
         #expect(!anomalies.contains { $0.kind == .outOfRange(peakFlow) }, "430 is low for most, but within Ana's own range")
+        let low = HealthSample.quantity(peakFlow, 410, patient: "p-1", at: Date())
+        let flagged = await AnomalyDetector().evaluate([low], patients: ["p-1": stored.patient], at: Date())
+        #expect(flagged.contains { $0.kind == .outOfRange(peakFlow) }, "410 is within the standard 400–700 but below Ana's 416")
     }
 }

@@ -17,9 +17,13 @@ struct AppQuantityTypesTests {
         #expect(try HealthUnit(parsing: "l/min") == perMinute)
         #expect(try perSecond.convert(2, to: perMinute) == 120)
         #expect(throws: HealthError.incompatibleUnits(from: "L/s", to: "kg")) { try perSecond.convert(1, to: .kilogram) }
-        #expect(try HealthUnit.register("L/min", dimension: Self.flow, aliases: ["l/min"]) == perMinute, "the same definition again")
+        let again = try HealthUnit.register("L/min", dimension: Self.flow, aliases: ["l/min"])
+        let oneLitrePerMinute = try again.convert(1, to: perSecond)
+        #expect(again.dimension == Self.flow && oneLitrePerMinute == 1.0 / 60, "the same definition again")
+        #expect(throws: HealthError.self) { try HealthUnit.register("L/min", dimension: Self.flow, scale: 2) }
         #expect(throws: HealthError.self) { try HealthUnit.register("kg", dimension: Self.flow) }
         #expect(throws: HealthError.self) { try HealthUnit.register("L/h", dimension: Self.flow, scale: 0) }
+        #expect(throws: HealthError.self) { try HealthUnit.register(" L/h", dimension: Self.flow, scale: 1.0 / 60) }
         #expect(try JSONDecoder().decode([HealthUnit].self, from: JSONEncoder().encode([perSecond])) == [perSecond])
     }
 
@@ -34,7 +38,9 @@ struct AppQuantityTypesTests {
             "peakExpiratoryFlow", unit: litresPerMinute, possibleValues: 0...1000,
             vitalSign: (name: "Peak expiratory flow", typicalRange: 400...700),
             fhir: FHIRCoding(system: FHIRSystem.loinc, code: "19935-6", display: "Maximum expiratory gas flow"))
-        #expect(QuantityType(rawValue: "peakExpiratoryFlow") == peakFlow)
+        let found = try #require(QuantityType(rawValue: "peakExpiratoryFlow"))
+        #expect(found.canonicalUnit == litresPerMinute && found.possibleValues == 0...1000 && found.aggregation == .discrete)
+        #expect(VitalSignType.standard(for: peakFlow) == VitalSignType(peakFlow, name: "Peak expiratory flow", typicalRange: 400...700))
         #expect(QuantityType.allCases.contains(peakFlow))
         #expect(try HealthType(identifier: "peakExpiratoryFlow") == .quantity(peakFlow))
 
@@ -58,6 +64,10 @@ struct AppQuantityTypesTests {
         #expect(throws: HealthError.self) {
             try QuantityType.register("peakExpiratoryFlow", unit: litresPerSecond, possibleValues: 0...20)
         }
+        #expect(throws: HealthError.self, "another typical range for a registered type") {
+            try QuantityType.register(
+                "peakExpiratoryFlow", unit: litresPerMinute, possibleValues: 0...1000, vitalSign: (name: "Peak expiratory flow", typicalRange: 1...2))
+        }
     }
 
     @Test("a type registered without a FHIR coding is written in SADE's code system and read back")
@@ -69,6 +79,18 @@ struct AppQuantityTypesTests {
         #expect(try FHIRImporter().record(from: bundle).samples == [sample])
     }
 
+    @Test("a unit whose UCUM code is not its symbol is written with the code and read back from it")
+    func ucumCode() throws {
+        let perDecilitre = try HealthUnit.register("mg/dL", dimension: HealthUnit.Dimension("massConcentration"), ucum: "mg/dL{glucose}")
+        let glucose = try QuantityType.register("bloodGlucoseLevel", unit: perDecilitre, possibleValues: 0...2000)
+        #expect(perDecilitre.ucumCode == "mg/dL{glucose}")
+        #expect(try HealthUnit(parsing: "mg/dL{glucose}") == perDecilitre)
+        let sample = HealthSample.quantity(glucose, 95, patient: "p-1", at: at(0))
+        let bundle = try FHIRExporter().json(patient: Patient(id: "p-1", name: "Ana"), samples: [sample])
+        #expect(String(decoding: bundle, as: UTF8.self).contains("mg/dL{glucose}"))
+        #expect(try FHIRImporter().record(from: bundle).samples == [sample])
+    }
+
     @Test("identifiers are letters and digits, and not another kind's")
     func badIdentifiers() throws {
         #expect(throws: HealthError.self) { try QuantityType.register("peak flow", unit: .count, possibleValues: 0...1) }
@@ -76,6 +98,14 @@ struct AppQuantityTypesTests {
         #expect(throws: HealthError.self) { try QuantityType.register("bloodPressure", unit: .count, possibleValues: 0...1) }
         #expect(throws: HealthError.self) { try QuantityType.register("heartRate", unit: .count, possibleValues: 0...1) }
         #expect(throws: HealthError.self) { try QuantityType.register("wobble", unit: .count, possibleValues: 0...Double.infinity) }
-        #expect(try QuantityType.register("heartRate", unit: .countPerMinute, possibleValues: 0...350) == .heartRate)
+        #expect(throws: HealthError.self, "SADE's heart rate keeps its typical range") {
+            try QuantityType.register("heartRate", unit: .countPerMinute, possibleValues: 0...350, vitalSign: (name: "Heart rate", typicalRange: 40...100))
+        }
+        #expect(throws: HealthError.self) {
+            try QuantityType.register("tremor", unit: .count, possibleValues: 0...10, vitalSign: (name: "Tremor", typicalRange: 0...20))
+        }
+        let heartRate = try QuantityType.register("heartRate", unit: .countPerMinute, possibleValues: 0...350)
+        #expect(heartRate.canonicalUnit == .countPerMinute && heartRate.possibleValues == 0...350)
+        #expect(VitalSignType.standard(for: .heartRate)?.typicalRange == 51...90)
     }
 }

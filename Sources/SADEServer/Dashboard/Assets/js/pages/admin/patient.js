@@ -96,7 +96,12 @@ function detailsForm(patient, changed) {
 /** The own ranges as a table of lower/upper inputs; empty means the standard range. */
 async function drawRanges(section, id) {
   const thresholds = await api(v1(`patients/${seg(id)}/thresholds`));
-  const rows = VITALS.map((vital) => {
+  // SADE's vital signs, then any the server's application registered: every own range
+  // is shown, and sent back, so saving the form never drops one.
+  const known = new Set(VITALS.map((v) => v.type));
+  const registered = Object.keys({ ...thresholds.effective, ...thresholds.overrides }).filter((type) => !known.has(type)).sort()
+    .map((type) => ({ type, label: type, unit: (thresholds.overrides[type] || thresholds.effective[type])?.unit || '' }));
+  const rows = [...VITALS, ...registered].map((vital) => {
     const own = thresholds.overrides[vital.type];
     const effective = thresholds.effective[vital.type];
     const unit = (own || effective)?.unit || vital.unit;  // what the server reads and writes, e.g. degC
