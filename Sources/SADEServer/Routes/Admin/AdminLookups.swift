@@ -66,11 +66,7 @@ enum AdminInput {
     /// `-`; at most `limit` characters), else a 400 naming `field`. ASCII only, so that
     /// an identifier reads the same in a URL path as in the record.
     static func identifier(_ identifier: String?, field: String, limit: Int = 64) throws -> String {
-        let text = try requiredText(identifier, field: field, limit: limit)
-        guard text.unicodeScalars.allSatisfy({ identifierCharacters.contains($0) }) else {
-            throw APIError.invalid("\(field): may hold only ASCII letters, digits and . _ -", code: "invalid-field")
-        }
-        return text
+        try RecordIdentifier.validated(identifier, field: field, limit: limit)
     }
 
     /// E-mail addresses, each checked, or a 400 naming the one at fault.
@@ -90,11 +86,6 @@ enum AdminInput {
         return parts.count == 2 && !parts[0].isEmpty && parts[1].contains(".") && text.count <= 254
             && !text.contains(where: \.isWhitespace)
     }
-
-    /// What a new identifier may hold: `CharacterSet.alphanumerics` would let in every
-    /// Unicode letter and digit.
-    static let identifierCharacters = CharacterSet(
-        charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-")
 
     /// The body's bytes, up to `limit` (413 beyond it); empty when there is no body.
     static func bodyData(of request: Request, limit: Int) async throws -> Data {

@@ -5,12 +5,9 @@ import SADEMonitoring
 
 extension MonitoringServer {
     /// The user administration, admin only: `GET /users` (`?role=`), `POST /users`,
-    /// `GET`, `PUT` and `DELETE /users/{id}`, `POST /users/{id}/password`.
-    ///
-    /// Creating (or turning an account into) a doctor or nurse creates their
-    /// health-care worker record, or links an existing one; deleting an account keeps
-    /// the worker record, which the clinical history refers to, but takes the worker off
-    /// duty, so that their care-worker agent bids for no more alerts.
+    /// `GET`, `PUT` and `DELETE /users/{id}`, `POST /users/{id}/password`. The routes
+    /// read and answer; what an account change involves (its health-care worker or
+    /// patient record, all or nothing) is ``UserAdministration``'s.
     func addUserRoutes(to api: RouterGroup<MonitoringRequestContext>) {
         api.get("users") { request, context -> Response in
             _ = try context.requireAdmin()
@@ -34,18 +31,8 @@ extension MonitoringServer {
                 username: try AdminInput.requiredText(input.username, field: "username", limit: 64),
                 name: try AdminInput.requiredText(input.name, field: "name"), role: role, createdAt: system.now())
             try input.apply(to: &account)
-            let worker = try await linkRecords(of: &account, input: input)
-            try await system.accounts.create(account, password: password)
-            if let worker {
-                do {
-                    try await system.health.save(worker)
-                } catch {
-                    _ = try? await system.accounts.delete(account.id)  // all or nothing: no account without its worker
-                    throw error
-                }
-                try await system.staffChanged()
-            }
-            return try JSONBody.response(AccountView(account), status: .created)
+            let created = try await UserAdministration(system: system).create(account, password: password, links: input.links)
+            return try JSONBody.response(AccountView(created), status: .created)
         }
 
         api.get("users/:id") { _, context -> Response in
@@ -62,35 +49,13 @@ extension MonitoringServer {
             }
             var account = before
             try input.apply(to: &account)
-            if account.id == caller.id, account.role != .admin {
-                throw APIError.conflict("you cannot take away your own admin role: another admin must do it")
-            }
-            let worker = try await linkRecords(of: &account, input: input)
-            try await system.accounts.update(account)
-            if let worker {
-                do {
-                    try await system.health.save(worker)
-                } catch {
-                    _ = try? await system.accounts.update(before)
-                    throw error
-                }
-                try await system.staffChanged()
-            }
-            return try JSONBody.response(AccountView(account))
+            let updated = try await UserAdministration(system: system).update(account, was: before, by: caller, links: input.links)
+            return try JSONBody.response(AccountView(updated))
         }
 
         api.delete("users/:id") { _, context -> Response in
             let caller = try context.requireAdmin()
-            let account = try await registeredAccount(context)
-            guard account.id != caller.id else { throw APIError.conflict("you cannot delete your own account") }
-            // Off duty first: should the deletion fail, the worker can go back on duty;
-            // the other way round, a failure would leave an on-duty worker nobody can log in as.
-            if account.role.isCareWorker, let staffID = account.staffID, var worker = try await system.health.worker(staffID), worker.onDuty {
-                worker.onDuty = false
-                try await system.health.save(worker)
-                try await system.staffChanged()
-            }
-            try await system.wearable.deleteAccount(account.id)
+            try await UserAdministration(system: system).delete(try await registeredAccount(context), by: caller)
             return AdminInput.noContent()
         }
 
