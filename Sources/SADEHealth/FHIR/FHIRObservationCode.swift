@@ -1,5 +1,3 @@
-import Synchronization
-
 /// How each ``HealthType`` is coded in a FHIR Observation: its code, its category and
 /// the HL7 profile it follows.
 ///
@@ -43,25 +41,24 @@ public struct FHIRObservationCode: Sendable {
 
     /// Every type's coding: SADE's, then those of the quantity types an app registered
     /// with one.
-    public static var all: [FHIRObservationCode] { builtIn + registered.withLock { $0 } }
+    public static var all: [FHIRObservationCode] { registered.all }
 
-    private static let registered = Mutex<[FHIRObservationCode]>([])
+    private static let registered = NameRegistry(builtIn, name: \.type.identifier)
 
     /// The coding of an app's quantity type (see
     /// ``QuantityType/register(_:unit:possibleValues:aggregation:vitalSign:fhir:)``), category `vital-signs`.
-    static func register(_ type: QuantityType, coding: FHIRCoding) {
+    static func register(_ type: QuantityType, coding: FHIRCoding) throws(HealthError) {
         let code = FHIRObservationCode(
             type: .quantity(type), code: FHIRCodeableConcept(coding: [coding], text: coding.display ?? type.rawValue), category: "vital-signs",
             profile: nil)
-        registered.withLock { codes in
-            codes.removeAll { $0.type == code.type }
-            codes.append(code)
+        _ = try registered.add(code, names: [type.rawValue], isSame: { $0.code == $1.code }) { name in
+            .invalidValue(field: "fhir", reason: "\(name) has another FHIR coding already")
         }
     }
 
-    /// The coding an app registered for `type`, if any.
+    /// The coding registered for `type` (SADE's or an app's), if any.
     static func registeredCoding(of type: QuantityType) -> FHIRCoding? {
-        registered.withLock { codes in codes.first { $0.type == .quantity(type) }?.code.coding?.first }
+        registered[type.rawValue]?.code.coding?.first
     }
 
     /// How a type nobody coded is written: SADE's code system, the identifier as code.
@@ -107,14 +104,14 @@ public struct FHIRObservationCode: Sendable {
     /// The coding of `type`.
     public static func of(_ type: HealthType) -> FHIRObservationCode {
         // Every one of SADE's types has an entry (checked by a test); an app's may not.
-        all.first { $0.type == type } ?? uncoded(type)
+        registered[type.identifier] ?? uncoded(type)
     }
 
     /// The type whose code appears among `concept`'s codings, if any.
     public static func type(of concept: FHIRCodeableConcept) -> HealthType? {
         for coding in concept.coding ?? [] {
             guard let system = coding.system, let code = coding.code else { continue }
-            if let match = all.first(where: { $0.code.contains(system: system, code: code) }) { return match.type }
+            if let match = registered.first(where: { $0.code.contains(system: system, code: code) }) { return match.type }
             if system == FHIRSystem.sade, let type = try? HealthType(identifier: code) { return type }
         }
         return nil

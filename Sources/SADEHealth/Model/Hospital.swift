@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Identifies a hospital.
 public typealias HospitalID = String
 /// Identifies a sector of a hospital.
@@ -58,7 +56,7 @@ public struct HealthCareWorker: Hashable, Sendable, Codable, Identifiable {
 
         /// The registered role named `rawValue`.
         public init?(rawValue: String) {
-            guard let role = Self.registered.withLock({ $0.first { $0.rawValue == rawValue } }) else { return nil }
+            guard let role = Self.registered[rawValue] else { return nil }
             self = role
         }
 
@@ -66,9 +64,9 @@ public struct HealthCareWorker: Hashable, Sendable, Codable, Identifiable {
         public static let nurse = Role("nurse")
 
         /// Every role: SADE's, then the app's in the order registered.
-        public static var allCases: [Role] { registered.withLock { $0 } }
+        public static var allCases: [Role] { registered.all }
 
-        private static let registered = Mutex<[Role]>([doctor, nurse])
+        private static let registered = NameRegistry([doctor, nurse], name: \.rawValue)
 
         /// Adds an app's role (registering it again returns it). Workers of any role
         /// may bid for alerts: list it in `AlertRules.contractors`.
@@ -81,12 +79,7 @@ public struct HealthCareWorker: Hashable, Sendable, Codable, Identifiable {
             guard !name.isEmpty, name.allSatisfy(allowed.contains) else {
                 throw .invalidValue(field: "role", reason: "\(name.debugDescription) is not lower-case letters, digits and hyphens")
             }
-            return registered.withLock { roles in
-                if let known = roles.first(where: { $0.rawValue == name }) { return known }
-                let role = Role(name)
-                roles.append(role)
-                return role
-            }
+            return try registered.add(Role(name), names: [name], isSame: { _, _ in true }) { _ in .invalidValue(field: "role", reason: name) }
         }
 
         /// The name.

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// A monitored vital sign with the range that is typical for an adult at rest
 /// (SADE4Health's `VitalSignType`); values outside are anomalies unless a patient
@@ -21,16 +20,15 @@ public struct VitalSignType: Hashable, Sendable, Codable {
 
     /// The standard vital signs, with the ranges that score 0 on NEWS2 where NEWS2 has
     /// one, and those of the quantity types an app registered with a typical range.
-    public static var standards: [VitalSignType] { registered.withLock { $0 } }
+    public static var standards: [VitalSignType] { registered.all }
 
-    private static let registered = Mutex<[VitalSignType]>(builtIn)
+    private static let registered = NameRegistry(builtIn, name: \.type.rawValue)
 
-    /// An app's vital sign (see ``QuantityType/register(_:unit:possibleValues:aggregation:vitalSign:fhir:)``);
-    /// it replaces one registered before for the same type.
-    static func register(_ vitalSign: VitalSignType) {
-        registered.withLock { standards in
-            standards.removeAll { $0.type == vitalSign.type }
-            standards.append(vitalSign)
+    /// An app's vital sign (see ``QuantityType/register(_:unit:possibleValues:aggregation:vitalSign:fhir:)``,
+    /// which refuses another one for a type that has one).
+    static func register(_ vitalSign: VitalSignType) throws(HealthError) {
+        _ = try registered.add(vitalSign, names: [vitalSign.type.rawValue], isSame: ==) { name in
+            .invalidValue(field: "vitalSign", reason: "\(name) has another typical range already")
         }
     }
 
@@ -47,7 +45,7 @@ public struct VitalSignType: Hashable, Sendable, Codable {
 
     /// The standard vital sign for `type`, if it is one.
     public static func standard(for type: QuantityType) -> VitalSignType? {
-        registered.withLock { standards in standards.first { $0.type == type } }
+        registered[type.rawValue]
     }
 }
 

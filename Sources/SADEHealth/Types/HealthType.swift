@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// How samples of a quantity type combine over time (as in HealthKit): discrete
 /// values (heart rate) have min, max, average and most recent; cumulative ones
@@ -43,7 +42,7 @@ public struct QuantityType: RawRepresentable, CaseIterable, Hashable, Sendable, 
 
     /// The registered type named `rawValue`, SADE's or an app's.
     public init?(rawValue: String) {
-        guard let type = Self.registered.withLock({ $0.byName[rawValue] }) else { return nil }
+        guard let type = Self.registered[rawValue] else { return nil }
         self = type
     }
 
@@ -64,10 +63,9 @@ public struct QuantityType: RawRepresentable, CaseIterable, Hashable, Sendable, 
     ]
 
     /// Every type: SADE's, then the app's in the order registered.
-    public static var allCases: [QuantityType] { registered.withLock { $0.order } }
+    public static var allCases: [QuantityType] { registered.all }
 
-    private static let registered = Mutex<(byName: [String: QuantityType], order: [QuantityType])>(
-        (Dictionary(uniqueKeysWithValues: builtIn.map { ($0.rawValue, $0) }), builtIn))
+    private static let registered = NameRegistry(builtIn, name: \.rawValue)
 
     /// Adds an app's kind of quantity; registering the same definition again returns it.
     ///
@@ -111,19 +109,11 @@ public struct QuantityType: RawRepresentable, CaseIterable, Hashable, Sendable, 
             return known
         }
         // What goes with the type is in place before anyone can find the type.
-        if let vital { VitalSignType.register(vital) }
-        if let fhir { FHIRObservationCode.register(type, coding: fhir) }
-        try registered.withLock { (registered) throws(HealthError) in
-            if let known = registered.byName[identifier] {
-                guard known.isSameDefinition(as: type) else {
-                    throw .invalidValue(field: "identifier", reason: "\(identifier) is registered already, with another definition")
-                }
-                return
-            }
-            registered.byName[identifier] = type
-            registered.order.append(type)
+        if let vital { try VitalSignType.register(vital) }
+        if let fhir { try FHIRObservationCode.register(type, coding: fhir) }
+        return try registered.add(type, names: [identifier], isSame: { $0.isSameDefinition(as: $1) }) { _ in
+            .invalidValue(field: "identifier", reason: "\(identifier) is registered already, with another definition")
         }
-        return type
     }
 
     private func isSameDefinition(as other: QuantityType) -> Bool {

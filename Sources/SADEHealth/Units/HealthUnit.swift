@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// A unit of measure for health quantities, parsed from its UCUM-like symbol
 /// (`count/min`, `%`, `degC`, `degF`, `mmHg`, `count`, `kg`, `ms`, `V`, `mV`, `µV` …).
@@ -84,7 +83,7 @@ public struct HealthUnit: Hashable, Sendable, Codable, CustomStringConvertible {
     ]
 
     /// Every known unit: SADE's, then the app's in the order registered.
-    public static var all: [HealthUnit] { registered.withLock { $0.order } }
+    public static var all: [HealthUnit] { registered.all }
 
     /// Adds an app's unit: `value × scale + offset` is the value in `dimension`'s base
     /// unit (the unit registered with scale 1 and offset 0). Registering the same
@@ -108,45 +107,30 @@ public struct HealthUnit: Hashable, Sendable, Codable, CustomStringConvertible {
         guard scale.isFinite, scale != 0, offset.isFinite else {
             throw .invalidValue(field: "scale", reason: "must be a finite number other than zero (and the offset finite)")
         }
-        let unit = HealthUnit(symbol, dimension, scale: scale, offset: offset, ucum: ucum)
-        try registered.withLock { (registered) throws(HealthError) in
-            for name in names {
-                if let known = registered.bySymbol[name], !known.isSameDefinition(as: unit) {
-                    throw .invalidValue(field: "symbol", reason: "\(name) is the symbol of another unit")
-                }
-            }
-            if registered.bySymbol[symbol] == nil { registered.order.append(unit) }
-            for name in names { registered.bySymbol[name] = unit }  // the UCUM code too: FHIR import reads it
-        }
-        return unit
+        // The UCUM code is a name too: FHIR import reads it.
+        return try registered.add(
+            HealthUnit(symbol, dimension, scale: scale, offset: offset, ucum: ucum), names: names, isSame: { $0.isSameDefinition(as: $1) }
+        ) { name in .invalidValue(field: "symbol", reason: "\(name) is the symbol of another unit") }
     }
 
     private func isSameDefinition(as other: HealthUnit) -> Bool {
         symbol == other.symbol && dimension == other.dimension && scale == other.scale && offset == other.offset && ucum == other.ucum
     }
 
-    private static let registered = Mutex<(bySymbol: [String: HealthUnit], order: [HealthUnit])>((builtInSymbols, builtIn))
-
-    private static let builtInSymbols: [String: HealthUnit] = {
-        var table = Dictionary(uniqueKeysWithValues: builtIn.map { ($0.symbol, $0) })
-        table["/min"] = countPerMinute
-        table["{beats}/min"] = countPerMinute
-        table["{breaths}/min"] = countPerMinute
-        table["Cel"] = degreeCelsius
-        table["[degF]"] = degreeFahrenheit
-        table["mm[Hg]"] = millimeterOfMercury
-        table["{count}"] = count
-        table["{steps}"] = count
-        table["uV"] = microvolt
-        table["μV"] = microvolt  // Greek mu as well as the micro sign
-        table["[lb_av]"] = pound
-        return table
+    /// SADE's units by symbol, UCUM code and other spellings.
+    private static let registered: NameRegistry<HealthUnit> = {
+        let aliases: [String: [String]] = [
+            "count/min": ["/min", "{beats}/min", "{breaths}/min"], "degC": ["Cel"], "degF": ["[degF]"], "mmHg": ["mm[Hg]"],
+            "count": ["{count}", "{steps}"], "µV": ["uV", "μV"],  // Greek mu as well as the micro sign
+            "lb": ["[lb_av]"],
+        ]
+        return NameRegistry(builtIn.map { (value: $0, names: [$0.symbol] + (aliases[$0.symbol] ?? [])) })
     }()
 
     /// Parses a unit symbol; UCUM spellings such as `/min`, `Cel`, `mm[Hg]` are accepted too.
     public init(parsing symbol: String) throws(HealthError) {
         let trimmed = symbol.trimmingCharacters(in: .whitespaces)
-        guard let unit = Self.registered.withLock({ $0.bySymbol[trimmed] }) else { throw .unknownUnit(symbol) }
+        guard let unit = Self.registered[trimmed] else { throw .unknownUnit(symbol) }
         self = unit
     }
 
