@@ -11,7 +11,10 @@ struct TransportRobustnessTests {
     @Test("shutdown waits until queued messages are taken, over one reused connection")
     func shutdownDrainsQueue() async throws {
         let north = Environment(name: "north")
-        let northTCP = try await TCPTransport.start(for: north, configuration: quickConfiguration)
+        var configuration = quickConfiguration
+        // One connection is the point: on a loaded machine a connect slower than the quick 2 s would open a second.
+        configuration.connectTimeout = .seconds(30)
+        let northTCP = try await TCPTransport.start(for: north, configuration: configuration)
         let slow = try await RawPeer(acknowledging: false)
         var alice = try await Inbox("alice", on: north)
         let bob = AgentIdentifier(name: "bob", addresses: [slow.address])

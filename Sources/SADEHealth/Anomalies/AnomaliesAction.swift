@@ -24,7 +24,8 @@ import SADECore
 /// (``PlatformClock/elapsed``): pass the date at which the platform was created, and
 /// a ``ManualClock`` makes detection deterministic in tests.
 ///
-/// Nothing is reported when nothing was found.
+/// The `report` forms report nothing when nothing was found; the `completion` form
+/// is told of every run.
 public struct AnomaliesAction: Action {
     /// The new samples to check and the patients' records.
     public typealias Batch = (samples: [HealthSample], patients: [PatientID: Patient])
@@ -38,7 +39,40 @@ public struct AnomaliesAction: Action {
     /// The date at which the platform clock read zero.
     public let epoch: Date
     private let batch: @Sendable (ActionContext) async throws -> Batch
-    private let report: @Sendable ([Anomaly], ActionContext) async throws -> Void
+    private let completion: @Sendable (Findings, ActionContext) async throws -> Void
+
+    /// What one run of the action evaluated and found.
+    public struct Findings: Sendable {
+        /// The samples checked, as the batch closure gave them.
+        public let samples: [HealthSample]
+        /// The patients' records, as the batch closure gave them.
+        public let patients: [PatientID: Patient]
+        /// The date the run took as now.
+        public let now: Date
+        /// The anomalies found, in time order; often none.
+        public let anomalies: [Anomaly]
+    }
+
+    /// An action that gives everything a run evaluated and found to `completion`,
+    /// after every run — also when nothing was found, e.g. to publish what was
+    /// evaluated and persist how far the evaluation got.
+    ///
+    /// - Parameters:
+    ///   - batch: supplies the samples to check (e.g. those collected since the last
+    ///     run) and the patients' records.
+    ///   - completion: called with the run's ``Findings``.
+    public init(
+        _ name: String = "detect anomalies", detector: AnomalyDetector, epoch: Date, precondition: Condition? = nil,
+        batch: @escaping @Sendable (ActionContext) async throws -> Batch,
+        completion: @escaping @Sendable (Findings, ActionContext) async throws -> Void
+    ) {
+        self.name = name
+        self.detector = detector
+        self.epoch = epoch
+        self.precondition = precondition
+        self.batch = batch
+        self.completion = completion
+    }
 
     /// An action that gives the anomalies found to `report`.
     ///
@@ -51,12 +85,11 @@ public struct AnomaliesAction: Action {
         batch: @escaping @Sendable (ActionContext) async throws -> Batch,
         report: @escaping @Sendable ([Anomaly], ActionContext) async throws -> Void
     ) {
-        self.name = name
-        self.detector = detector
-        self.epoch = epoch
-        self.precondition = precondition
-        self.batch = batch
-        self.report = report
+        self.init(name, detector: detector, epoch: epoch, precondition: precondition, batch: batch) { findings, context in
+            guard !findings.anomalies.isEmpty else { return }
+            context.logger.debug("\(findings.anomalies.count) anomalies", metadata: ["action": "\(name)"])
+            try await report(findings.anomalies, context)
+        }
     }
 
     /// An action that sends each anomaly found to `receiver` (e.g. an AlertAgent) as
@@ -76,14 +109,12 @@ public struct AnomaliesAction: Action {
         epoch.addingTimeInterval(context.agent.environment.clock.elapsed.seconds)
     }
 
-    /// Evaluates the batch, checks for missing data and reports the anomalies.
+    /// Evaluates the batch, checks for missing data and reports what it found.
     public func runAction(_ context: ActionContext) async throws {
         let (samples, patients) = try await batch(context)
         let now = now(context)
         var anomalies = await detector.evaluate(samples, patients: patients, at: now)
         anomalies += await detector.checkForMissingData(at: now)
-        guard !anomalies.isEmpty else { return }
-        context.logger.debug("\(anomalies.count) anomalies", metadata: ["action": "\(name)"])
-        try await report(anomalies, context)
+        try await completion(Findings(samples: samples, patients: patients, now: now, anomalies: anomalies), context)
     }
 }

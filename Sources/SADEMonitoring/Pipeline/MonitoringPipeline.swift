@@ -102,7 +102,7 @@ public final class MonitoringPipeline: Sendable {
         try await collector.agent.start()
         try await refreshStaff()
         try await book.desk.resume()
-        if gate.isOpen { alerts.adoptUnrecordedAlerts() }  // else at takeover
+        if gate.isOpen { await alerts.adoptUnrecordedAlerts() }  // else at takeover
         collector.wake()
     }
 
@@ -110,8 +110,10 @@ public final class MonitoringPipeline: Sendable {
     /// alerts that node raised without recording are recorded, then what it left
     /// unevaluated is collected; the care-worker agents are brought up to date.
     package func tookOver() {
-        alerts.adoptUnrecordedAlerts()
-        collector.wake()
+        Task { [alerts, collector] in
+            await alerts.adoptUnrecordedAlerts()  // before any anomaly of what is collected now
+            collector.wake()
+        }
         // Staff changes announced while this node was not listening are not missed.
         Task { [roster] in try? await roster.refresh() }
     }

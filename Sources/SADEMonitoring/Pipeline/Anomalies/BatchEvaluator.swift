@@ -3,20 +3,25 @@ import SADEACL
 import SADECore
 import SADEHealth
 
-/// The AnomaliesAgent's work on one batch or one missing-data check.
+/// The AnomaliesAgent's work around its ``AnomaliesAction``: takes the batches
+/// received (and a due check) from the agent's beliefs, supplies their samples and
+/// patients' records, then publishes, informs, persists and confirms what was
+/// evaluated. One intention runs at a time, so what is in hand belongs to one run.
 actor BatchEvaluator {
     let registry: any ClinicalRegistry
     let anchors: any PipelineRecords
     let events: MonitoringEventHub
     let detector: AnomalyDetector
-    let clock: PipelineClock
-    let alertAgent: AgentIdentifier
     /// Anomalies sent to the AlertAgent and not handled yet.
     let anomaliesInFlight: InFlightCounter
     /// How old a reading may be and still count for the NEWS2 published.
     let news2Window: TimeInterval
-    /// Open while this node evaluates (always, on a node of its own).
-    let gate: EvaluationGate
+    /// Batches and checks received and not yet done.
+    let pending: InFlightCounter
+    /// The batches of the run in progress.
+    private var inHand: [ReceivedBatch] = []
+    /// Whether the run in progress carries out a missing-data check.
+    private var checkInHand = false
     /// The latest sample of each NEWS2 parameter per patient, for the scores published.
     private var latest: [PatientID: [String: HealthSample]] = [:]
     /// The NEWS2 last published per patient.
@@ -24,61 +29,81 @@ actor BatchEvaluator {
 
     init(
         registry: any ClinicalRegistry, anchors: any PipelineRecords, events: MonitoringEventHub, detector: AnomalyDetector,
-        clock: PipelineClock, alertAgent: AgentIdentifier, anomaliesInFlight: InFlightCounter, news2Window: TimeInterval,
-        gate: EvaluationGate
+        anomaliesInFlight: InFlightCounter, news2Window: TimeInterval, pending: InFlightCounter
     ) {
-        self.gate = gate
         self.anomaliesInFlight = anomaliesInFlight
         self.news2Window = news2Window
         self.registry = registry
         self.anchors = anchors
         self.events = events
         self.detector = detector
-        self.clock = clock
-        self.alertAgent = alertAgent
+        self.pending = pending
     }
 
-    /// Evaluates a batch, publishes its samples and the patients' NEWS2, informs the
-    /// AlertAgent and persists the batch's anchors.
-    func evaluate(_ batch: SampleBatch, from agent: Agent) async {
-        // The lease was lost since the batch was read: the node that holds it now
-        // evaluates these samples, from the anchors this node did not move.
-        guard gate.isOpen else { return }
-        let now = clock.now
+    /// The AnomaliesAction's batch: the samples of every batch received, in arrival
+    /// order, and the records of their patients — with every admitted patient's when a
+    /// missing-data check is due, so that newly admitted patients are watched.
+    func take(from agent: Agent) async -> AnomaliesAction.Batch {
+        (inHand, checkInHand) = await agent.takeAnomaliesWork()
+        let samples = inHand.flatMap(\.batch.samples)
         var records: [PatientID: Patient] = [:]
-        for patient in Set(batch.samples.map(\.patient)) {
+        if checkInHand {
+            do {
+                for patient in try await registry.patients(in: nil) where patient.sector != nil { records[patient.id] = patient }
+            } catch {
+                agent.logger.warning("patients unavailable for the missing-data check", metadata: ["error": "\(error)"])
+            }
+        }
+        for patient in Set(samples.map(\.patient)) where records[patient] == nil {
             do {
                 records[patient] = try await registry.patient(patient)
             } catch {
                 agent.logger.warning("patient record unavailable", metadata: ["patient": "\(patient)", "error": "\(error)"])
             }
         }
-        let anomalies = await detector.evaluate(batch.samples, patients: records, at: now)
-        publish(batch.samples, records: records, at: now)
-        inform(anomalies, from: agent)
-        do {
-            try await anchors.advanceAnchors(to: batch.anchors)
-        } catch {
-            agent.logger.error("anchors not persisted; the batch will be evaluated again", metadata: ["error": "\(error)"])
-        }
+        return (samples, records)
     }
 
-    /// Watches every admitted patient and reports those without data for too long.
-    func checkMissingData(from agent: Agent) async {
-        guard gate.isOpen else { return }  // the evaluating node watches
-        let now = clock.now
-        var anomalies: [Anomaly] = []
-        do {
-            let admitted = try await registry.patients(in: nil).filter { $0.sector != nil }
-            anomalies += await detector.evaluate([], patients: Dictionary(admitted.map { ($0.id, $0) }, uniquingKeysWith: { $1 }), at: now)
-        } catch {
-            agent.logger.warning("patients unavailable for the missing-data check", metadata: ["error": "\(error)"])
+    /// The AnomaliesAction's completion: publishes the samples and the patients' NEWS2,
+    /// informs the AlertAgent of the anomalies, persists the anchors of the batches in
+    /// hand and confirms them to the collector.
+    func finish(_ findings: AnomaliesAction.Findings, agent: Agent) async {
+        publish(findings.samples, records: findings.patients, at: findings.now)
+        await inform(findings.anomalies, from: agent)
+        if let last = inHand.last {
+            do {
+                try await anchors.advanceAnchors(to: last.batch.anchors)
+            } catch {
+                agent.logger.error("anchors not persisted; the batches will be evaluated again", metadata: ["error": "\(error)"])
+            }
         }
-        anomalies += await detector.checkForMissingData(at: now)
-        inform(anomalies, from: agent)
+        settleWorkInHand(agent)
     }
 
-    private func inform(_ anomalies: [Anomaly], from agent: Agent) {
+    /// While another node evaluates: confirms the batches received without evaluating
+    /// them (the node that holds the lease evaluates these samples, from the anchors this
+    /// node did not move) and drops a due check (that node watches).
+    func pass(from agent: Agent) async {
+        (inHand, checkInHand) = await agent.takeAnomaliesWork()
+        settleWorkInHand(agent)
+    }
+
+    private func settleWorkInHand(_ agent: Agent) {
+        for received in inHand {
+            agent.send(received.message.makeReply(.confirm, content: received.batch.id.uuidString))
+            pending.done()
+        }
+        if checkInHand { pending.done() }
+        inHand = []
+        checkInHand = false
+    }
+
+    private func inform(_ anomalies: [Anomaly], from agent: Agent) async {
+        guard !anomalies.isEmpty else { return }
+        guard let alertAgent = await agent.beliefs[.alertAgent] else {
+            agent.logger.error("anomalies not sent: the AnomaliesAgent does not know the AlertAgent", metadata: ["count": "\(anomalies.count)"])
+            return
+        }
         for anomaly in anomalies {
             do {
                 let message = try anomaly.inform(alertAgent)
@@ -119,6 +144,13 @@ actor BatchEvaluator {
         case .category: true
         case .correlation, .electrocardiogram: false
         }
+    }
+}
+
+extension Agent {
+    /// The AnomaliesAgent takes the batches received and a due check, leaving none.
+    func takeAnomaliesWork() -> (batches: [ReceivedBatch], checkDue: Bool) {
+        (takeAll(.batchesReceived), takeFlag(.missingDataCheckDue))
     }
 }
 

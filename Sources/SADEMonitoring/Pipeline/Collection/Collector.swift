@@ -14,7 +14,6 @@ actor Collector {
     let types: [HealthType]
     let batchLimit: Int
     let maxInFlight: Int
-    let anomaliesAgent: AgentIdentifier
     /// Open while this node evaluates (always, on a node of its own).
     let gate: EvaluationGate
     /// Since when samples wait that no collection has read.
@@ -39,7 +38,7 @@ actor Collector {
 
     init(
         store: any HealthStore, anchors: any PipelineRecords, sources: [any NewDataSource], types: [HealthType], batchLimit: Int,
-        maxInFlight: Int, anomaliesAgent: AgentIdentifier, gate: EvaluationGate, unread: UnreadSince, clock: PlatformClock
+        maxInFlight: Int, gate: EvaluationGate, unread: UnreadSince, clock: PlatformClock
     ) {
         self.gate = gate
         self.unread = unread
@@ -51,7 +50,6 @@ actor Collector {
         self.types = types
         self.batchLimit = max(1, batchLimit)
         self.maxInFlight = max(1, maxInFlight)
-        self.anomaliesAgent = anomaliesAgent
     }
 
     /// Runs a collection that starts after this call, sharing it with concurrent
@@ -118,6 +116,10 @@ actor Collector {
         // only: one node's simulators at a time, and on another's when it takes over.
         for source in sources { await pull(source, logger: agent) }
         guard inFlight.count < maxInFlight else { return }
+        guard let receiver = await agent.beliefs[.anomaliesAgent] else {
+            agent.logger.error("the collector does not know whom to tell of new samples (no anomaliesAgent belief)")
+            return
+        }
         var since = unread.take()
         do {
             let start = if let readAnchors { readAnchors } else { try await anchors.anchors() }
@@ -145,7 +147,7 @@ actor Collector {
             let batch = SampleBatch(samples: samples.sorted { $0.start < $1.start }, anchors: next)
             inFlight.insert(batch.id)
             if let since { waitingSince[batch.id] = since }
-            agent.send(try batch.inform(anomaliesAgent))
+            agent.send(try batch.inform(receiver))
         } catch {
             if let since { unread.restore(since) }
             readAnchors = nil

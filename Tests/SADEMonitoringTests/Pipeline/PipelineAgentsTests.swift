@@ -1,0 +1,72 @@
+import Foundation
+import SADECore
+import SADEHealth
+@testable import SADEMonitoring
+import Testing
+
+@Suite("The pipeline's agents as SADE4Health §5.3.2 instantiates them: beliefs, goals, plans, actions", .timeLimit(.minutes(3)))
+struct PipelineAgentsTests {
+    /// Reads an agent's events until `matches` holds for one.
+    static func await(_ events: inout AsyncStream<AgentEvent>.Iterator, _ matches: (AgentEvent) -> Bool) async -> AgentEvent? {
+        while let event = await events.next() {
+            if matches(event) { return event }
+        }
+        return nil
+    }
+
+    static func achieved(_ goal: String, _ plan: String) -> (AgentEvent) -> Bool {
+        { event in
+            guard case .planStatusChanged(goal, plan, .achieved) = event else { return false }
+            return true
+        }
+    }
+
+    @Test("each agent knows whom to tell, and a racing heart goes through the CollectPlan, the AnomaliesPlan and the AlertPlan")
+    func samplesGoThroughTheThreePlans() async throws {
+        let fixture = try PipelineFixture.make(rules: AlertRules(outOfRangeSeverity: .warning))
+        try await Ward.seed(fixture.store, patients: [Ward.patient("patient-08", in: "covid-ward")])
+        let pipeline = fixture.pipeline
+        #expect(await pipeline.collector.agent.beliefs[.anomaliesAgent] == pipeline.anomalies.agent.identifier)
+        #expect(await pipeline.anomalies.agent.beliefs[.alertAgent] == pipeline.alerts.agent.identifier)
+        #expect(await pipeline.collector.agent.goals.map(\.name) == [CollectorAgent.collectGoal, CollectorAgent.announcedDataGoal])
+        #expect(await pipeline.collector.agent.goal(named: CollectorAgent.collectGoal)?.plans.map(\.name) == ["CollectPlan"])
+        #expect(await pipeline.anomalies.agent.goal(named: AnomaliesAgent.anomaliesGoal)?.plans.first?.actions.first is AnomaliesAction)
+        #expect(await pipeline.alerts.agent.goal(named: AlertAgent.alertGoal)?.plans.first?.actions.first is AlertAction)
+
+        var collecting = await pipeline.collector.agent.events().makeAsyncIterator()
+        var evaluating = await pipeline.anomalies.agent.events().makeAsyncIterator()
+        var alerting = await pipeline.alerts.agent.events().makeAsyncIterator()
+        try await fixture.start()
+        try await fixture.store.save(.quantity(.heartRate, 142, patient: "patient-08", at: Ward.epoch), as: .system)
+        pipeline.wake()
+        await pipeline.settle()
+
+        #expect(await Self.await(&collecting, Self.achieved(CollectorAgent.announcedDataGoal, "CollectPlan, at once")) != nil)
+        #expect(await Self.await(&evaluating, Self.achieved(AnomaliesAgent.anomaliesGoal, "AnomaliesPlan")) != nil)
+        #expect(await Self.await(&alerting, Self.achieved(AlertAgent.alertGoal, "AlertPlan")) != nil)
+        let alerts = try await pipeline.book.alerts(patients: ["patient-08"])
+        #expect(alerts.map(\.assignee) == ["cal"], "the Contract Net among the ward's nurses on duty: cal and dan tie at no load; cal is first")
+        // Once the plans are done, nothing received is left: the maintain goals hold again.
+        #expect(await pipeline.anomalies.agent.beliefs[.batchesReceived] == [])
+        #expect(await pipeline.alerts.agent.beliefs[.anomaliesReceived] == [])
+        #expect(await pipeline.collector.agent.beliefs[.newDataAnnounced] == false)
+        await fixture.stop()
+    }
+
+    @Test("while another node evaluates, batches are confirmed by the other plan and evaluated by nobody here")
+    func aNodeThatDoesNotEvaluateLeavesTheBatches() async throws {
+        let fixture = try PipelineFixture.make(rules: AlertRules(outOfRangeSeverity: .warning))
+        try await Ward.seed(fixture.store, patients: [Ward.patient("patient-08", in: "covid-ward")])
+        let pipeline = fixture.pipeline
+        try await fixture.start()
+        var evaluating = await pipeline.anomalies.agent.events().makeAsyncIterator()
+        let batch = SampleBatch(samples: [.quantity(.heartRate, 142, patient: "patient-08", at: Ward.epoch)], anchors: [:])
+        pipeline.gate.close()
+        pipeline.collector.agent.send(try batch.inform(pipeline.anomalies.agent.identifier))
+        #expect(await Self.await(&evaluating, Self.achieved(AnomaliesAgent.anomaliesGoal, "leave the batches to the evaluating node")) != nil)
+        await pipeline.settle()
+        #expect(try await pipeline.book.alerts().isEmpty, "the 142/min was left to the node that evaluates")
+        #expect(await pipeline.latestNEWS2.isEmpty)
+        await fixture.stop()
+    }
+}
