@@ -14,6 +14,14 @@ public struct MonitoringRequestContext: RequestContext {
     /// proxy forwarded for (``ClientAddressMiddleware``).
     public internal(set) var remoteAddress: String?
 
+    /// The largest body a route decodes (413 beyond), set from the server's
+    /// configuration by ``UploadLimitMiddleware``.
+    public var maxUploadSize = ServerConfiguration.defaultMaxBodyBytes
+    /// Bodies are read as JSON, with errors that name the field at fault.
+    public var requestDecoder: APIRequestDecoder { APIRequestDecoder() }
+    /// What routes return is written as JSON.
+    public var responseEncoder: APIResponseEncoder { APIResponseEncoder() }
+
     public init(source: ApplicationRequestContextSource) {
         coreContext = CoreRequestContextStorage(source: source)
         remoteAddress = source.channel.remoteAddress?.ipAddress
@@ -30,5 +38,17 @@ public struct MonitoringRequestContext: RequestContext {
         let caller = try requireCaller()
         guard caller.role == .admin else { throw APIError.forbidden("only an admin may do this") }
         return caller
+    }
+}
+
+/// Puts the server's body limit (`ServerConfiguration.maxBodyBytes`) into every request's context.
+struct UploadLimitMiddleware: RouterMiddleware {
+    typealias Context = MonitoringRequestContext
+    let limit: Int
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        var context = context
+        context.maxUploadSize = limit
+        return try await next(request, context)
     }
 }

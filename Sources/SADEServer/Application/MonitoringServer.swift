@@ -57,6 +57,7 @@ public struct MonitoringServer: Sendable {
     public func makeRouter() -> Router<MonitoringRequestContext> {
         let router = Router(context: MonitoringRequestContext.self, options: .caseInsensitive)
         if !configuration.trustedProxies.isEmpty { router.add(middleware: ClientAddressMiddleware(trustedProxies: configuration.trustedProxies)) }
+        router.add(middleware: UploadLimitMiddleware(limit: configuration.maxBodyBytes))
         router.add(middleware: MetricsMiddleware())
         router.add(middleware: ErrorMiddleware())
         router.add(middleware: RateLimitMiddleware(limiter: addressLimiter, byAddress: true))

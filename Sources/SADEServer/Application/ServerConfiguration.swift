@@ -8,6 +8,8 @@ public struct ServerConfiguration: Sendable {
     public var port: Int
     /// The largest request body accepted, in bytes (413 beyond it).
     public var maxBodyBytes: Int
+    /// 1 MiB.
+    public static let defaultMaxBodyBytes = 1 << 20
     /// The largest batch of observations in one request.
     public var maxBatchSamples: Int
     /// Requests per second each client may make on average (429 beyond it).
@@ -38,7 +40,7 @@ public struct ServerConfiguration: Sendable {
 
     /// A configuration.
     public init(
-        host: String = "127.0.0.1", port: Int = 8080, maxBodyBytes: Int = 1 << 20, maxBatchSamples: Int = 5000,
+        host: String = "127.0.0.1", port: Int = 8080, maxBodyBytes: Int = defaultMaxBodyBytes, maxBatchSamples: Int = 5000,
         requestsPerSecond: Double = 200, requestBurst: Double = 400, requestsPerSecondPerAddress: Double = 2000,
         loginAttemptsPerSecond: Double = 5, loginBurst: Double = 50, tokenLifetime: TimeInterval = 8 * 3600,
         tokenSecret: String? = nil, dashboardDirectory: URL? = nil, trustedProxies: Set<String> = []

@@ -52,7 +52,7 @@ enum HomeEventInput {
     static func date(_ json: Any?, field: String) throws(HomeError) -> Date {
         guard let json, !(json is NSNull) else { throw .invalidValue(field: field, reason: "is missing") }
         if let text = json as? String {
-            guard let date = JSONBody.parseDate(text) else {
+            guard let date = APIDate.parse(text) else {
                 throw .invalidValue(field: field, reason: "\(text.prefix(40).debugDescription) is not an ISO 8601 date-time")
             }
             return date

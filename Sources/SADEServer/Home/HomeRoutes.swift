@@ -136,7 +136,7 @@ enum HomeJSON {
     }
 
     static func value(from request: Request, limit: Int = HomeJSON.limit) async throws -> Any {
-        let buffer = try await JSONBody.collect(request, limit: limit)
+        let buffer = try await APIRequestDecoder.collect(request, limit: limit)
         guard buffer.readableBytes > 0 else { throw APIError.invalid("the body is empty: a JSON document is needed", code: "invalid-body") }
         do { return try JSONSerialization.jsonObject(with: Data(buffer: buffer)) } catch {
             throw APIError.invalid("the body is not valid JSON", code: "invalid-body")

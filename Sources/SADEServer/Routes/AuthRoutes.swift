@@ -3,7 +3,7 @@ import Hummingbird
 import SADEMonitoring
 
 /// An account as the API shows it: never with a password.
-struct AccountView: Codable, Sendable {
+struct AccountView: ResponseCodable, Sendable {
     let id: String
     let username: String
     let name: String
@@ -33,22 +33,22 @@ extension MonitoringServer {
             let username: String
             let password: String
         }
-        struct LoginAnswer: Encodable {
+        struct LoginAnswer: ResponseEncodable {
             let token: String
             let expiresAt: Date
             let user: AccountView
         }
-        api.post("auth/login") { request, context -> Response in
+        api.post("auth/login") { request, context in
             try limitLoginAttempts(context)
-            let login = try await JSONBody.decode(Login.self, from: request, limit: configuration.maxBodyBytes)
+            let login = try await request.decode(as: Login.self, context: context)
             guard let account = try await system.accounts.authenticate(username: login.username, password: login.password) else {
                 throw APIError.unauthenticated("the username or password is incorrect")
             }
             let (token, expiresAt) = try await tokens.issue(for: account)
-            return try JSONBody.response(LoginAnswer(token: token, expiresAt: expiresAt, user: AccountView(account)))
+            return LoginAnswer(token: token, expiresAt: expiresAt, user: AccountView(account))
         }
-        api.get("auth/me") { _, context -> Response in
-            try JSONBody.response(AccountView(try context.requireCaller()))
+        api.get("auth/me") { _, context in
+            AccountView(try context.requireCaller())
         }
     }
 }

@@ -6,36 +6,36 @@ extension MonitoringServer {
     /// The thesis's DataItem controller: post, list one's own, read, delete, and an
     /// admin's views by project.
     func addWearableDataItemRoutes(to items: RouterGroup<MonitoringRequestContext>) {
-        items.post { request, context -> Response in
+        items.post { request, context in
             let caller = try context.requireCaller()
-            let input = try await JSONBody.decode(WearableDataItemInput.self, from: request, limit: configuration.maxBodyBytes)
+            let input = try await request.decode(as: WearableDataItemInput.self, context: context)
             let item = try await system.wearable.record(input.reading, by: caller, at: system.now())
             if !item.sampleIDs.isEmpty { wearableSamplesSaved(item.sampleIDs.count) }
-            return try JSONBody.response(WearableDataItemView(item), status: .created)
+            return EditedResponse(status: .created, response: WearableDataItemView(item))
         }
 
-        items.get { _, context -> Response in
+        items.get { _, context in
             let caller = try context.requireCaller()
-            return try JSONBody.response(try await system.wearable.store.items(ownedBy: caller.id).map { WearableDataItemView($0) })
+            return try await system.wearable.store.items(ownedBy: caller.id).map { WearableDataItemView($0) }
         }
 
         // The item with its owner's name, for the admin panel's pop-up (thesis Figure 4.48).
-        items.get("getProjectDataWithUser/:id") { _, context -> Response in
+        items.get("getProjectDataWithUser/:id") { _, context in
             let caller = try context.requireCaller()
             let (item, owner) = try await system.wearable.item(try wearableNumber("id", in: context), for: caller)
-            return try JSONBody.response(WearableDataItemView(item, ownerName: owner?.name))
+            return WearableDataItemView(item, ownerName: owner?.name)
         }
 
         // Every item of the users in a project, for the admin panel's project table.
-        items.get("getProjectData/:id") { _, context -> Response in
+        items.get("getProjectData/:id") { _, context in
             _ = try context.requireAdmin()
-            return try JSONBody.response(try await system.wearable.items(inProject: try wearableNumber("id", in: context)).map { WearableDataItemView($0) })
+            return try await system.wearable.items(inProject: try wearableNumber("id", in: context)).map { WearableDataItemView($0) }
         }
 
-        items.get(":id") { _, context -> Response in
+        items.get(":id") { _, context in
             let caller = try context.requireCaller()
             let (item, _) = try await system.wearable.item(try wearableNumber("id", in: context), for: caller)
-            return try JSONBody.response(WearableDataItemView(item))
+            return WearableDataItemView(item)
         }
 
         // Anyone may delete their own items, no questions asked (GDPR); an admin any item.

@@ -6,31 +6,31 @@ extension MonitoringServer {
     /// The thesis's Project controller: every signed-in user may list and read
     /// projects; an admin creates them and assigns users.
     func addWearableProjectRoutes(to projects: RouterGroup<MonitoringRequestContext>) {
-        projects.get { _, context -> Response in
+        projects.get { _, context in
             _ = try context.requireCaller()
-            return try JSONBody.response(try await system.wearable.store.projects().map(WearableProjectView.init))
+            return try await system.wearable.store.projects().map(WearableProjectView.init)
         }
 
-        projects.post { request, context -> Response in
+        projects.post { request, context in
             let admin = try context.requireAdmin()
-            let input = try await JSONBody.decode(WearableProjectInput.self, from: request, limit: configuration.maxBodyBytes)
+            let input = try await request.decode(as: WearableProjectInput.self, context: context)
             let project = try await system.wearable.store.createProject(name: input.name, description: input.description, adminID: admin.id, at: system.now())
-            return try JSONBody.response(WearableProjectView(project), status: .created)
+            return EditedResponse(status: .created, response: WearableProjectView(project))
         }
 
         // The admin panel's "Assign user to a project": {"username", "projectId"}.
         projects.put("assign") { request, context -> Response in
             _ = try context.requireAdmin()
-            let input = try await JSONBody.decode(WearableProjectAssignment.self, from: request, limit: configuration.maxBodyBytes)
+            let input = try await request.decode(as: WearableProjectAssignment.self, context: context)
             try await system.wearable.assign(username: input.username, to: input.projectID)
             return Response(status: .noContent)
         }
 
-        projects.get(":id") { _, context -> Response in
+        projects.get(":id") { _, context in
             _ = try context.requireCaller()
             let id: Int = try wearableNumber("id", in: context)
             guard let project = try await system.wearable.store.project(id) else { throw APIError.notFound("no project \(id)") }
-            return try JSONBody.response(WearableProjectView(project))
+            return WearableProjectView(project)
         }
     }
 }

@@ -14,8 +14,8 @@ extension MonitoringServer {
         addWearableDataItemRoutes(to: api.group("DataItem"))
         addWearableProjectRoutes(to: api.group("Project"))
         // The thesis answers .NET's `DateTime.Now` as a JSON string; ours is ISO 8601 in UTC.
-        api.get("General/hour") { _, _ -> Response in
-            try JSONBody.response(system.now())
+        api.get("General/hour") { _, _ in
+            CurrentTime(date: system.now())
         }
     }
 
@@ -28,5 +28,15 @@ extension MonitoringServer {
         let raw = try context.pathParameter(name)
         guard let value = Number(raw) else { throw APIError.invalid("\(name): should be a whole number, not \(raw.debugDescription)", code: "invalid-parameter") }
         return value
+    }
+}
+
+/// The server's time as a JSON string.
+struct CurrentTime: ResponseEncodable {
+    let date: Date
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(date)
     }
 }

@@ -1,11 +1,12 @@
 import Foundation
+import Hummingbird
 import SADEMonitoring
 
 /// The thesis's role names: "Admin" for an admin, "User" for everyone else.
 func wearableRole(of account: UserAccount) -> String { account.role == .admin ? "Admin" : "User" }
 
 /// A user as `register` answers it: the thesis's `User` without its password.
-struct WearableUserView: Encodable {
+struct WearableUserView: ResponseEncodable {
     let id: String
     let username: String
     let name: String
@@ -25,7 +26,7 @@ struct WearableUserView: Encodable {
 
 /// The thesis's login view model: the token and what the devices display, without
 /// the account's identifier or password.
-struct WearableLoginView: Encodable {
+struct WearableLoginView: ResponseEncodable {
     let username: String
     let name: String
     let location: String?
@@ -46,7 +47,7 @@ struct WearableLoginView: Encodable {
 }
 
 /// A data item as the thesis's API shows it.
-struct WearableDataItemView: Encodable {
+struct WearableDataItemView: ResponseEncodable {
     let id: Int64
     let userId: String
     let heartBpm: Double
@@ -74,7 +75,7 @@ struct WearableDataItemView: Encodable {
 }
 
 /// A project as the thesis's API shows it.
-struct WearableProjectView: Encodable {
+struct WearableProjectView: ResponseEncodable {
     let id: Int
     let name: String
     let description: String?

@@ -19,7 +19,7 @@ struct WearableDataItemTests {
             #expect(fromWatch.object?["steps"] as? Int == 120)
             #expect(fromWatch.object?["distance"] as? Double == 88)
             #expect(fromWatch.object?["device"] as? String == "Apple Watch Series 3")
-            #expect((fromWatch.object?["sentDate"] as? String).flatMap(JSONBody.parseDate) == ServerHarness.epoch + 90)
+            #expect((fromWatch.object?["sentDate"] as? String).flatMap(APIDate.parse) == ServerHarness.epoch + 90)
             let esp32 = WearableClientPayloads.esp32(bpm: 81, temperature: 36.8)
             #expect(String(decoding: esp32, as: UTF8.self) == #"{"heartBpm":"81","temperature":"36.80","device":"ESP32"}"#)
             let fromBoard = try await harness.postDataItem(esp32, token: token, path: "/api/DataItem")
@@ -38,7 +38,7 @@ struct WearableDataItemTests {
                 .post, "/Api/DataItem", token: token, raw: #"{"id": 99, "heartBpm": 70, "sentDate": "2001-01-01T00:00:00Z"}"#)
             #expect(response.status == .created)
             #expect(response.object?["id"] as? Int == 1)
-            #expect((response.object?["sentDate"] as? String).flatMap(JSONBody.parseDate) == ServerHarness.epoch)
+            #expect((response.object?["sentDate"] as? String).flatMap(APIDate.parse) == ServerHarness.epoch)
         }
     }
 

@@ -20,7 +20,7 @@ struct WearableProjectTests {
             #expect(created.status == .created)
             #expect(created.object?["id"] as? Int == 1)
             #expect(created.object?["adminId"] as? String == (try await harness.system.accounts.account(username: "admin"))?.id)
-            #expect((created.object?["startTime"] as? String).flatMap(JSONBody.parseDate) == ServerHarness.epoch)
+            #expect((created.object?["startTime"] as? String).flatMap(APIDate.parse) == ServerHarness.epoch)
             #expect(try await harness.request(.get, "/Api/Project", token: user).array?.count == 2)
             #expect(try await harness.request(.get, "/Api/Project/1", token: user).object?["name"] as? String == "Marathon study")
             #expect(try await harness.request(.get, "/Api/Project/5", token: user).status == .notFound)
@@ -63,7 +63,7 @@ struct WearableProjectTests {
                 let response = try await harness.request(.get, path)
                 #expect(response.status == .ok)
                 let text = try #require(try JSONSerialization.jsonObject(with: response.body, options: .fragmentsAllowed) as? String)
-                #expect(JSONBody.parseDate(text) == ServerHarness.epoch + 3600)
+                #expect(APIDate.parse(text) == ServerHarness.epoch + 3600)
             }
         }
     }

@@ -4,7 +4,7 @@ import SADEHealth
 import SADEMonitoring
 
 /// A device token as the API lists it: never with its secret.
-struct DeviceTokenView: Encodable {
+struct DeviceTokenView: ResponseEncodable {
     let id: String
     let patientID: PatientID
     let label: String
@@ -27,29 +27,23 @@ extension MonitoringServer {
     /// A device sends its secret as a bearer token and may then only write its
     /// patient's samples.
     func addDeviceTokenRoutes(to api: RouterGroup<MonitoringRequestContext>) {
-        api.post("patients/:id/devices") { request, context -> Response in
+        api.post("patients/:id/devices") { request, context in
             _ = try context.requireAdmin()
-            struct Device: Decodable { let label: String? }
-            struct Issued: Encodable {
-                let token: DeviceTokenView
-                /// The bearer token the device sends; shown once.
-                let secret: String
-            }
             let patient = try await existingPatient(context)
             let body = try await AdminInput.bodyData(of: request, limit: configuration.maxBodyBytes)
-            let device = body.isEmpty ? Device(label: nil) : try JSONBody.decode(Device.self, from: body)
+            let device = body.isEmpty ? DeviceInput(label: nil) : try context.requestDecoder.decode(DeviceInput.self, from: body)
             let (token, secret) = try await system.devices.issue(
                 for: patient.id, label: device.label ?? "monitor of \(patient.id)", at: system.now())
-            return try JSONBody.response(Issued(token: DeviceTokenView(token), secret: secret), status: .created)
+            return EditedResponse(status: .created, response: IssuedDeviceToken(token: DeviceTokenView(token), secret: secret))
         }
 
-        api.get("patients/:id/devices") { _, context -> Response in
+        api.get("patients/:id/devices") { _, context in
             _ = try context.requireAdmin()
             let patient = try await existingPatient(context)
-            return try await JSONBody.response(try system.devices.tokens(for: patient.id).map(DeviceTokenView.init))
+            return try await system.devices.tokens(for: patient.id).map(DeviceTokenView.init)
         }
 
-        api.delete("patients/:id/devices/:tokenID") { _, context -> Response in
+        api.delete("patients/:id/devices/:tokenID") { _, context in
             _ = try context.requireAdmin()
             let patient = try await existingPatient(context)
             let id = try context.pathParameter("tokenID")
@@ -61,4 +55,16 @@ extension MonitoringServer {
             return AdminInput.noContent()
         }
     }
+}
+
+/// The body of `POST /patients/{id}/devices`.
+struct DeviceInput: Decodable {
+    let label: String?
+}
+
+/// What `POST /patients/{id}/devices` answers.
+struct IssuedDeviceToken: ResponseEncodable {
+    let token: DeviceTokenView
+    /// The bearer token the device sends; shown once.
+    let secret: String
 }

@@ -21,13 +21,13 @@ extension MonitoringServer {
             var mailingList: [String]?
         }
 
-        api.get("hospitals") { _, context -> Response in
+        api.get("hospitals") { _, context in
             _ = try context.requireStaff()
-            return try JSONBody.response(try await system.health.hospitals())
+            return try await system.health.hospitals()
         }
-        api.post("hospitals") { request, context -> Response in
+        api.post("hospitals") { request, context in
             _ = try context.requireAdmin()
-            let input = try await JSONBody.decode(HospitalInput.self, from: request, limit: configuration.maxBodyBytes)
+            let input = try await request.decode(as: HospitalInput.self, context: context)
             let hospital = Hospital(
                 id: try AdminInput.identifier(input.id, field: "id"), name: try AdminInput.requiredText(input.name, field: "name"),
                 address: AdminInput.optionalText(input.address))
@@ -35,33 +35,33 @@ extension MonitoringServer {
                 throw APIError.conflict("a hospital \(hospital.id) exists already")
             }
             try await system.health.save(hospital)
-            return try JSONBody.response(hospital, status: .created)
+            return EditedResponse(status: .created, response: hospital)
         }
-        api.put("hospitals/:id") { request, context -> Response in
+        api.put("hospitals/:id") { request, context in
             _ = try context.requireAdmin()
             var hospital = try await registeredHospital(try context.pathParameter("id"))
-            let input = try await JSONBody.decode(HospitalInput.self, from: request, limit: configuration.maxBodyBytes)
+            let input = try await request.decode(as: HospitalInput.self, context: context)
             if let id = input.id, id != hospital.id {
                 throw APIError.invalid("id: a hospital's identifier cannot change", code: "invalid-field")
             }
             if let name = input.name { hospital.name = try AdminInput.requiredText(name, field: "name") }
             if let address = input.address { hospital.address = AdminInput.optionalText(address) }
             try await system.health.save(hospital)
-            return try JSONBody.response(hospital)
+            return hospital
         }
-        api.get("hospitals/:id/sectors") { _, context -> Response in
+        api.get("hospitals/:id/sectors") { _, context in
             _ = try context.requireStaff()
             let hospital = try await registeredHospital(try context.pathParameter("id"))
-            return try JSONBody.response(try await system.health.sectors(of: hospital.id))
+            return try await system.health.sectors(of: hospital.id)
         }
 
-        api.get("sectors") { _, context -> Response in
+        api.get("sectors") { _, context in
             _ = try context.requireStaff()
-            return try JSONBody.response(try await system.health.sectors(of: nil))
+            return try await system.health.sectors(of: nil)
         }
-        api.post("sectors") { request, context -> Response in
+        api.post("sectors") { request, context in
             _ = try context.requireAdmin()
-            let input = try await JSONBody.decode(SectorInput.self, from: request, limit: configuration.maxBodyBytes)
+            let input = try await request.decode(as: SectorInput.self, context: context)
             let sector = HospitalSector(
                 id: try AdminInput.identifier(input.id, field: "id"),
                 hospital: try AdminInput.identifier(input.hospital, field: "hospital"),
@@ -71,16 +71,16 @@ extension MonitoringServer {
                 throw APIError.conflict("a sector \(sector.id) exists already")
             }
             try await system.health.save(sector)  // 400 naming `hospital` when it is not registered
-            return try JSONBody.response(sector, status: .created)
+            return EditedResponse(status: .created, response: sector)
         }
-        api.get("sectors/:id") { _, context -> Response in
+        api.get("sectors/:id") { _, context in
             _ = try context.requireStaff()
-            return try JSONBody.response(try await registeredSector(try context.pathParameter("id")))
+            return try await registeredSector(try context.pathParameter("id"))
         }
-        api.put("sectors/:id") { request, context -> Response in
+        api.put("sectors/:id") { request, context in
             _ = try context.requireAdmin()
             var sector = try await registeredSector(try context.pathParameter("id"))
-            let input = try await JSONBody.decode(SectorInput.self, from: request, limit: configuration.maxBodyBytes)
+            let input = try await request.decode(as: SectorInput.self, context: context)
             if let newID = input.id, newID != sector.id {
                 throw APIError.invalid("id: a sector's identifier cannot change", code: "invalid-field")
             }
@@ -88,7 +88,7 @@ extension MonitoringServer {
             if let name = input.name { sector.name = try AdminInput.requiredText(name, field: "name") }
             if let list = input.mailingList { sector.mailingList = try AdminInput.emailAddresses(list, field: "mailingList") }
             try await system.health.save(sector)
-            return try JSONBody.response(sector)
+            return sector
         }
     }
 }

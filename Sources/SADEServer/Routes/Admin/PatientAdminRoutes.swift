@@ -11,19 +11,19 @@ extension MonitoringServer {
     /// `GET /patients/{id}/thresholds` (whoever may read the patient) and
     /// `PUT /patients/{id}/thresholds`.
     func addPatientAdminRoutes(to api: RouterGroup<MonitoringRequestContext>) {
-        api.post("patients") { request, context -> Response in
+        api.post("patients") { request, context in
             _ = try context.requireAdmin()
-            let input = try await JSONBody.decode(PatientInput.self, from: request, limit: configuration.maxBodyBytes)
+            let input = try await request.decode(as: PatientInput.self, context: context)
             let patient = try input.newPatient()
             if try await system.health.patient(patient.id) != nil { throw APIError.conflict("a patient \(patient.id) exists already") }
             try await system.health.save(patient)  // 400 naming `sector` when it is not registered
-            return try JSONBody.response(PatientView(patient), status: .created)
+            return EditedResponse(status: .created, response: PatientView(patient))
         }
 
-        api.put("patients/:id") { request, context -> Response in
+        api.put("patients/:id") { request, context in
             _ = try context.requireAdmin()
             var patient = try await existingPatient(context)
-            let input = try await JSONBody.decode(PatientInput.self, from: request, limit: configuration.maxBodyBytes)
+            let input = try await request.decode(as: PatientInput.self, context: context)
             if let id = input.id, id != patient.id.rawValue {
                 throw APIError.invalid("id: a patient's identifier cannot change", code: "invalid-field")
             }
@@ -33,33 +33,30 @@ extension MonitoringServer {
             }
             try input.apply(to: &patient)
             try await system.health.save(patient)
-            return try JSONBody.response(PatientView(patient))
+            return PatientView(patient)
         }
 
-        api.post("patients/:id/admit") { request, context -> Response in
+        api.post("patients/:id/admit") { request, context in
             _ = try context.requireAdmin()
             struct Stay: Decodable {
                 let sector: String
                 let bed: String?
             }
             let patient = try await existingPatient(context)
-            let stay = try await JSONBody.decode(Stay.self, from: request, limit: configuration.maxBodyBytes)
+            let stay = try await request.decode(as: Stay.self, context: context)
             let sector = try AdminInput.identifier(stay.sector, field: "sector")
-            guard try await system.health.sectors(of: nil).contains(where: { $0.id == sector }) else {
-                throw APIError.invalid("sector: no sector '\(sector)' is registered", code: "invalid-field")
-            }
-            try await system.health.admit(patient.id, to: sector, bed: AdminInput.optionalText(stay.bed))
-            return try JSONBody.response(PatientView(try await existingPatient(context)))
+            let admitted = try await ClinicalAdministration(system: system).admit(patient.id, to: sector, bed: AdminInput.optionalText(stay.bed))
+            return PatientView(admitted ?? patient)
         }
 
-        api.post("patients/:id/discharge") { _, context -> Response in
+        api.post("patients/:id/discharge") { _, context in
             _ = try context.requireAdmin()
             let patient = try await existingPatient(context)
             try await system.health.discharge(patient.id)
-            return try JSONBody.response(PatientView(try await existingPatient(context)))
+            return PatientView(try await existingPatient(context))
         }
 
-        struct Thresholds: Encodable {
+        struct Thresholds: ResponseEncodable {
             let patient: PatientID
             /// The patient's own ranges.
             let overrides: [String: Threshold]
@@ -73,18 +70,18 @@ extension MonitoringServer {
             }
         }
 
-        api.get("patients/:id/thresholds") { _, context -> Response in
+        api.get("patients/:id/thresholds") { _, context in
             let patient = try await readablePatient(context)
-            return try JSONBody.response(Thresholds(patient))
+            return Thresholds(patient)
         }
 
-        api.put("patients/:id/thresholds") { request, context -> Response in
+        api.put("patients/:id/thresholds") { request, context in
             _ = try context.requireAdmin()
             var patient = try await existingPatient(context)
-            let input = try await JSONBody.decode([String: Threshold].self, from: request, limit: configuration.maxBodyBytes)
+            let input = try await request.decode(as: [String: Threshold].self, context: context)
             patient.rangeOverrides = try Threshold.ranges(input)
             try await system.health.save(patient)
-            return try JSONBody.response(Thresholds(patient))
+            return Thresholds(patient)
         }
     }
 }

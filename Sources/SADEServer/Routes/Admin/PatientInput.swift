@@ -1,9 +1,10 @@
 import Foundation
+import Hummingbird
 import SADEHealth
 
 /// A patient's record as the administration routes show it: the thresholds are the
 /// patient's own typical ranges (``Patient/rangeOverrides``) in canonical units.
-struct PatientView: Encodable {
+struct PatientView: ResponseEncodable {
     let id: PatientID
     let name: String
     let dateOfBirth: String?
@@ -77,7 +78,7 @@ struct PatientInput: Decodable {
     static func date(_ text: String) throws -> Date? {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         if trimmed.isEmpty { return nil }
-        guard let date = FHIRDateTime.day(from: trimmed) ?? JSONBody.parseDate(trimmed), HealthSample.possibleDates.contains(date) else {
+        guard let date = FHIRDateTime.day(from: trimmed) ?? APIDate.parse(trimmed), HealthSample.possibleDates.contains(date) else {
             throw APIError.invalid("dateOfBirth: '\(trimmed)' is not a date such as 1950-03-01", code: "invalid-field")
         }
         return date

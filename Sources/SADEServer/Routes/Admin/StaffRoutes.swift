@@ -4,7 +4,7 @@ import SADEHealth
 import SADEMonitoring
 
 /// A health-care worker as the API shows them, sectors sorted.
-struct StaffView: Encodable {
+struct StaffView: ResponseEncodable {
     let id: StaffID
     let name: String
     let role: HealthCareWorker.Role
@@ -43,7 +43,7 @@ extension MonitoringServer {
             var changesOnlyDuty: Bool { name == nil && licence == nil && email == nil && phone == nil && sectors == nil }
         }
 
-        api.get("staff") { request, context -> Response in
+        api.get("staff") { request, context in
             _ = try context.requireStaff()
             let parameters = request.uri.queryParameters
             var onDuty: Bool?
@@ -54,18 +54,18 @@ extension MonitoringServer {
                 onDuty = value
             }
             let workers = try await system.health.workers(in: parameters["sector"].map(String.init))
-            return try JSONBody.response(workers.filter { onDuty == nil || $0.onDuty == onDuty }.map(StaffView.init))
+            return workers.filter { onDuty == nil || $0.onDuty == onDuty }.map(StaffView.init)
         }
 
-        api.get("staff/:id") { _, context -> Response in
+        api.get("staff/:id") { _, context in
             _ = try context.requireStaff()
-            return try JSONBody.response(StaffView(try await registeredWorker(try context.pathParameter("id"))))
+            return StaffView(try await registeredWorker(try context.pathParameter("id")))
         }
 
-        api.put("staff/:id") { request, context -> Response in
+        api.put("staff/:id") { request, context in
             let caller = try context.requireStaff()
             var worker = try await registeredWorker(try context.pathParameter("id"))
-            let input = try await JSONBody.decode(StaffInput.self, from: request, limit: configuration.maxBodyBytes)
+            let input = try await request.decode(as: StaffInput.self, context: context)
             if caller.role != .admin {
                 guard caller.staffID == worker.id else { throw APIError.forbidden("you may change only your own duty status") }
                 guard input.changesOnlyDuty else { throw APIError.forbidden("only an admin may change a worker's details or sectors") }
@@ -82,9 +82,8 @@ extension MonitoringServer {
             if let phone = input.phone { worker.phone = AdminInput.optionalText(phone) }
             if let sectors = input.sectors { worker.sectors = Set(sectors) }  // 400 naming `sectors` for an unknown one
             if let onDuty = input.onDuty { worker.onDuty = onDuty }
-            try await system.health.save(worker)
-            try await system.staffChanged()  // the care-worker agents follow duty and sectors
-            return try JSONBody.response(StaffView(worker))
+            try await ClinicalAdministration(system: system).update(worker)
+            return StaffView(worker)
         }
     }
 }

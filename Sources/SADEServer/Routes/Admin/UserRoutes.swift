@@ -9,7 +9,7 @@ extension MonitoringServer {
     /// read and answer; what an account change involves (its health-care worker or
     /// patient record, all or nothing) is ``UserAdministration``'s.
     func addUserRoutes(to api: RouterGroup<MonitoringRequestContext>) {
-        api.get("users") { request, context -> Response in
+        api.get("users") { request, context in
             _ = try context.requireAdmin()
             var role: UserRole?
             if let text = request.uri.queryParameters["role"] {
@@ -19,12 +19,12 @@ extension MonitoringServer {
                 }
                 role = parsed
             }
-            return try await JSONBody.response(try system.accounts.accounts(role: role).map(AccountView.init))
+            return try await system.accounts.accounts(role: role).map(AccountView.init)
         }
 
-        api.post("users") { request, context -> Response in
+        api.post("users") { request, context in
             _ = try context.requireAdmin()
-            let input = try await JSONBody.decode(UserInput.self, from: request, limit: configuration.maxBodyBytes)
+            let input = try await request.decode(as: UserInput.self, context: context)
             guard let role = input.role else { throw APIError.invalid("role: is missing", code: "invalid-body") }
             guard let password = input.password else { throw APIError.invalid("password: is missing", code: "invalid-body") }
             var account = UserAccount(
@@ -32,38 +32,38 @@ extension MonitoringServer {
                 name: try AdminInput.requiredText(input.name, field: "name"), role: role, createdAt: system.now())
             try input.apply(to: &account)
             let created = try await UserAdministration(system: system).create(account, password: password, links: input.links)
-            return try JSONBody.response(AccountView(created), status: .created)
+            return EditedResponse(status: .created, response: AccountView(created))
         }
 
-        api.get("users/:id") { _, context -> Response in
+        api.get("users/:id") { _, context in
             _ = try context.requireAdmin()
-            return try await JSONBody.response(AccountView(try registeredAccount(context)))
+            return AccountView(try await registeredAccount(context))
         }
 
-        api.put("users/:id") { request, context -> Response in
+        api.put("users/:id") { request, context in
             let caller = try context.requireAdmin()
             let before = try await registeredAccount(context)
-            let input = try await JSONBody.decode(UserInput.self, from: request, limit: configuration.maxBodyBytes)
+            let input = try await request.decode(as: UserInput.self, context: context)
             guard input.password == nil else {
                 throw APIError.invalid("password: is changed by POST /api/v1/users/{id}/password", code: "invalid-field")
             }
             var account = before
             try input.apply(to: &account)
             let updated = try await UserAdministration(system: system).update(account, was: before, by: caller, links: input.links)
-            return try JSONBody.response(AccountView(updated))
+            return AccountView(updated)
         }
 
-        api.delete("users/:id") { _, context -> Response in
+        api.delete("users/:id") { _, context in
             let caller = try context.requireAdmin()
             try await UserAdministration(system: system).delete(try await registeredAccount(context), by: caller)
             return AdminInput.noContent()
         }
 
-        api.post("users/:id/password") { request, context -> Response in
+        api.post("users/:id/password") { request, context in
             _ = try context.requireAdmin()
             struct NewPassword: Decodable { let password: String }
             let account = try await registeredAccount(context)
-            let input = try await JSONBody.decode(NewPassword.self, from: request, limit: configuration.maxBodyBytes)
+            let input = try await request.decode(as: NewPassword.self, context: context)
             try await system.accounts.changePassword(of: account.id, to: input.password)
             return AdminInput.noContent()
         }

@@ -9,7 +9,7 @@ extension MonitoringServer {
     /// where `id` is the alert's or that of one of its escalation notices (what a doctor
     /// it was escalated to got) while the alert is open.
     func addAlertRoutes(to api: RouterGroup<MonitoringRequestContext>) {
-        api.get("alerts") { request, context -> Response in
+        api.get("alerts") { request, context in
             let caller = try context.requireCaller()
             guard caller.role != .device else { throw APIError.forbidden("a device reads no alerts") }
             let parameters = request.uri.queryParameters
@@ -24,21 +24,21 @@ extension MonitoringServer {
                 guard patients?.contains(patient) ?? true else { throw APIError.forbidden("patient \(patient) is not one of your patients") }
                 patients = [patient]
             }
-            return try JSONBody.response(try await alertBook().alerts(status: status, patients: patients))
+            return try await alertBook().alerts(status: status, patients: patients)
         }
 
-        api.get("alerts/:id") { _, context -> Response in
-            try JSONBody.response(try await visibleAlert(context))
+        api.get("alerts/:id") { _, context in
+            try await visibleAlert(context)
         }
 
-        api.post("alerts/:id/acknowledge") { _, context -> Response in
+        api.post("alerts/:id/acknowledge") { _, context in
             let caller = try context.requireCaller()
             guard caller.role == .admin || caller.role.isCareWorker else {
                 throw APIError.forbidden("only health-care workers acknowledge alerts")
             }
             let alert = try await visibleAlert(context)
             let acknowledged = try await alertBook().acknowledge(alert.id, by: caller.staffID ?? caller.username)
-            return try JSONBody.response(acknowledged)
+            return acknowledged
         }
     }
 

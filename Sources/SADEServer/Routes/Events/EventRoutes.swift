@@ -64,7 +64,7 @@ extension MonitoringServer {
 
     /// `event: <type>` and `data: <json>` lines.
     static func serverSentEvent(_ event: MonitoringEvent) -> String {
-        let data = (try? JSONBody.encoder.encode(event)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+        let data = (try? APIResponseEncoder.encoder.encode(event)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
         return "event: \(event.type)\ndata: \(data)\n\n"
     }
 }

@@ -16,7 +16,7 @@ extension MonitoringServer {
     /// ``ObservationInput/allowedClockSkew`` after the server's time); a sample that is
     /// stored already is a 409.
     func addFHIRImportRoutes(to api: RouterGroup<MonitoringRequestContext>) {
-        struct Imported: Encodable {
+        struct Imported: ResponseEncodable {
             let patient: PatientView
             /// How many observations were stored.
             let imported: Int
@@ -24,7 +24,7 @@ extension MonitoringServer {
             let created: Bool
         }
 
-        api.post("fhir") { request, context -> Response in
+        api.post("fhir") { request, context in
             let caller = try context.requireStaff()
             let data = try await AdminInput.bodyData(of: request, limit: configuration.maxBodyBytes)
             guard !data.isEmpty else { throw APIError.invalid("the body is empty: a FHIR Bundle in JSON is needed", code: "invalid-body") }
@@ -35,26 +35,9 @@ extension MonitoringServer {
                 throw APIError.invalid("\(error)", code: "invalid-fhir")
             }
             try Self.refuseFutureSamples(of: record, in: data, now: system.now())
-            let registered = try await system.health.patient(record.patient.id)
-            if registered == nil {
-                _ = try AdminInput.identifier(record.patient.id.rawValue, field: "Patient.id", limit: PatientID.maximumLength)
-            }
-            var patient = record.patient
-            if caller.role != .admin {
-                guard let registered, try await system.access.mayWrite(registered.id, as: caller) else {
-                    throw APIError.forbidden("you may import data only of registered patients of your sectors")
-                }
-                patient = registered
-            } else if let registered {
-                patient.sector = registered.sector
-                patient.bed = registered.bed
-            }
-            // Samples first: they are saved all or none, so a refused batch leaves the registry as it was.
-            try await system.health.save(record.samples, as: .system)
-            if patient != registered { try await system.health.save(patient) }
-            system.samplesAccepted(record.samples.count)
-            return try JSONBody.response(
-                Imported(patient: PatientView(patient), imported: record.samples.count, created: registered == nil), status: .created)
+            let imported = try await ClinicalAdministration(system: system).importRecord(record, by: caller)
+            return EditedResponse(
+                status: .created, response: Imported(patient: PatientView(imported.patient), imported: imported.samples, created: imported.created))
         }
     }
 

@@ -10,45 +10,45 @@ extension MonitoringServer {
     /// runs on and shows in `GET /issues/{id}`); admins manage services and employees,
     /// say who is out of the office, and report an assignee's result.
     func addIssueTrackRoutes(to api: RouterGroup<MonitoringRequestContext>) {
-        api.get("company") { _, context -> Response in
+        api.get("company") { _, context in
             let office = try issueTrackOffice(for: context)
-            return try JSONBody.response(CompanyView(try await office.company(), disconnected: try await office.disconnected()))
+            return CompanyView(try await office.company(), disconnected: try await office.disconnected())
         }
 
-        api.post("company/services") { request, context -> Response in
+        api.post("company/services") { request, context in
             _ = try context.requireAdmin()
             let office = try issueTrackOffice(for: context)
-            let service = try await JSONBody.decode(ServiceInput.self, from: request, limit: configuration.maxBodyBytes).service()
+            let service = try await request.decode(as: ServiceInput.self, context: context).service()
             try await office.save(service)
-            return try JSONBody.response(service, status: .created)
+            return EditedResponse(status: .created, response: service)
         }
 
-        api.put("company/employees/:id") { request, context -> Response in
+        api.put("company/employees/:id") { request, context in
             _ = try context.requireAdmin()
             let office = try issueTrackOffice(for: context)
             let id = try context.pathParameter("id")
-            let employee = try await JSONBody.decode(EmployeeInput.self, from: request, limit: configuration.maxBodyBytes).employee(id: id)
+            let employee = try await request.decode(as: EmployeeInput.self, context: context).employee(id: id)
             try await office.save(employee)
-            return try JSONBody.response(try await employeeView(id, in: office))
+            return try await employeeView(id, in: office)
         }
 
-        api.put("company/employees/:id/connection") { request, context -> Response in
+        api.put("company/employees/:id/connection") { request, context in
             _ = try context.requireAdmin()
             let office = try issueTrackOffice(for: context)
             let id = try context.pathParameter("id")
-            let input = try await JSONBody.decode(ConnectionInput.self, from: request, limit: configuration.maxBodyBytes)
+            let input = try await request.decode(as: ConnectionInput.self, context: context)
             try await office.setConnected(id, input.connected)
-            return try JSONBody.response(try await employeeView(id, in: office))
+            return try await employeeView(id, in: office)
         }
 
-        api.get("issues") { _, context -> Response in
+        api.get("issues") { _, context in
             let office = try issueTrackOffice(for: context)
-            return try JSONBody.response(try await office.issues().reversed().map { IssueView($0.issue, round: $0.round) })
+            return try await office.issues().reversed().map { IssueView($0.issue, round: $0.round) }
         }
 
-        api.post("issues") { request, context -> Response in
+        api.post("issues") { request, context in
             let office = try issueTrackOffice(for: context)
-            let input = try await JSONBody.decode(IssueInput.self, from: request, limit: configuration.maxBodyBytes)
+            let input = try await request.decode(as: IssueInput.self, context: context)
             let issue = try input.issue(now: system.now())
             let stored: Issue
             do {
@@ -56,23 +56,23 @@ extension MonitoringServer {
             } catch IssueTrackError.unknownEmployee(let reporter) {
                 throw APIError.invalid("reporter: \(IssueTrackError.unknownEmployee(reporter))", code: "invalid-field")
             }
-            return try JSONBody.response(IssueView(stored, round: try await office.round(of: stored.id ?? 0)), status: .accepted)
+            return EditedResponse(status: .accepted, response: IssueView(stored, round: try await office.round(of: stored.id ?? 0)))
         }
 
-        api.get("issues/:id") { _, context -> Response in
+        api.get("issues/:id") { _, context in
             let office = try issueTrackOffice(for: context)
             let id = try issueNumber(context)
             guard let found = try await office.issue(id) else { throw APIError.notFound(IssueTrackError.unknownIssue(id).description) }
-            return try JSONBody.response(IssueView(found.issue, round: found.round))
+            return IssueView(found.issue, round: found.round)
         }
 
-        api.post("issues/:id/resolution") { request, context -> Response in
+        api.post("issues/:id/resolution") { request, context in
             _ = try context.requireAdmin()
             let office = try issueTrackOffice(for: context)
             let id = try issueNumber(context)
-            let input = try await JSONBody.decode(ResolutionInput.self, from: request, limit: configuration.maxBodyBytes).checked()
+            let input = try await request.decode(as: ResolutionInput.self, context: context).checked()
             let issue = try await office.report(id, solved: input.solved, note: input.note)
-            return try JSONBody.response(IssueView(issue, round: try await office.round(of: id)))
+            return IssueView(issue, round: try await office.round(of: id))
         }
     }
 

@@ -1,9 +1,10 @@
 import Foundation
+import Hummingbird
 import SADEIssueTrack
 
 /// The company as the API shows it: its services and employees, each with whether they
 /// are connected (in the office).
-struct CompanyView: Encodable {
+struct CompanyView: ResponseEncodable {
     let name: String
     let description: String
     let services: [Service]
@@ -18,7 +19,7 @@ struct CompanyView: Encodable {
 }
 
 /// An employee, with whether their agent is connected to the company network.
-struct EmployeeView: Encodable {
+struct EmployeeView: ResponseEncodable {
     let id: String
     let name: String
     let birthDate: Date
@@ -39,7 +40,7 @@ struct EmployeeView: Encodable {
 }
 
 /// An issue with the round that handed it on, when one ran since the server started.
-struct IssueView: Encodable {
+struct IssueView: ResponseEncodable {
     let id: Int64
     let title: String
     let description: String

@@ -6,7 +6,7 @@ import SADEMonitoring
 ///
 /// Read in one pass with `JSONCursor` rather than `JSONDecoder`: this is the body
 /// every device posts, and `Codable` took ~10 % of the server's CPU under load
-/// (BENCHMARKS.md, `http-ingest`). Errors name the field as ``JSONBody``'s do
+/// (BENCHMARKS.md, `http-ingest`). Errors name the field as ``APIRequestDecoder``'s do
 /// (`body[3].value: should be a number`); members it does not know are skipped.
 struct ObservationBatch: Sendable {
     let observations: [ObservationInput]
@@ -45,7 +45,7 @@ struct ObservationBatch: Sendable {
             }
             func date() throws(JSONCursor.Failure) -> Date? {
                 guard let text = try text("an ISO 8601 date-time") else { return nil }
-                guard let date = JSONBody.parseDate(text) else { throw mismatch(path, key, "is not an ISO 8601 date-time: \(text)") }
+                guard let date = APIDate.parse(text) else { throw mismatch(path, key, "is not an ISO 8601 date-time: \(text)") }
                 return date
             }
             switch key {

@@ -58,7 +58,7 @@ struct ObservationQuery {
 
     static func date(_ text: Substring?, name: String) throws -> Date? {
         guard let text else { return nil }
-        guard let date = JSONBody.parseDate(String(text)) else {
+        guard let date = APIDate.parse(String(text)) else {
             throw APIError.invalid("\(name): is not an ISO 8601 date-time", code: "invalid-parameter")
         }
         return date
@@ -72,7 +72,7 @@ struct ObservationQuery {
 }
 
 /// A sample as the API shows it.
-struct SampleView: Encodable {
+struct SampleView: ResponseEncodable {
     let id: UUID
     let type: String
     let value: Double
@@ -94,7 +94,7 @@ struct SampleView: Encodable {
 }
 
 /// Aggregates of one type per bucket.
-struct BucketSeries: Encodable {
+struct BucketSeries: ResponseEncodable {
     struct Bucket: Encodable {
         let start: Date
         let end: Date

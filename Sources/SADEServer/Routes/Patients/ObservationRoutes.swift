@@ -14,7 +14,7 @@ extension MonitoringServer {
             guard try await system.access.mayWrite(patient.id, as: caller) else {
                 throw APIError.forbidden("you may not add samples to patient \(patient.id)")
             }
-            let body = try await JSONBody.collect(request, limit: configuration.maxBodyBytes)
+            let body = try await APIRequestDecoder.collect(request, limit: context.maxUploadSize)
             let batch = try ObservationBatch.decode(Array(body.readableBytesView))
             guard !batch.observations.isEmpty else { throw APIError.invalid("the array holds no observations", code: "invalid-body") }
             guard batch.observations.count <= configuration.maxBatchSamples else {
@@ -54,7 +54,7 @@ extension MonitoringServer {
                         quantityType, patient: patient.id, from: query.from, to: query.to, interval: bucket, as: .system)
                     series.append(BucketSeries(type: quantityType, statistics: statistics))
                 }
-                return try JSONBody.response(series)
+                return try series.response(from: request, context: context)
             }
             var samples: [SampleView] = []
             for type in query.types {
@@ -65,7 +65,7 @@ extension MonitoringServer {
                 samples += found.compactMap(SampleView.init)
             }
             samples.sort { $0.start > $1.start }
-            return try JSONBody.response(Array(samples.prefix(query.limit)))
+            return try Array(samples.prefix(query.limit)).response(from: request, context: context)
         }
     }
 

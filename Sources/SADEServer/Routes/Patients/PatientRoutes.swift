@@ -7,7 +7,7 @@ extension MonitoringServer {
     /// `GET /patients` — the caller's patients with their latest vitals, NEWS2 and
     /// open alerts, the riskiest first — and `GET /patients/{id}`.
     func addPatientRoutes(to api: RouterGroup<MonitoringRequestContext>) {
-        api.get("patients") { request, context -> Response in
+        api.get("patients") { request, context in
             let caller = try context.requireCaller()
             let readable = try await system.access.readablePatients(for: caller)
             let sector = request.uri.queryParameters["sector"].map(String.init)
@@ -19,20 +19,16 @@ extension MonitoringServer {
                 overviews.append(try await overview(of: patient, at: now))
             }
             overviews.sort(by: PatientOverview.riskierFirst)
-            return try JSONBody.response(overviews.map(OverviewView.init))
+            return overviews.map(OverviewView.init)
         }
 
-        api.get("patients/:id") { _, context -> Response in
+        api.get("patients/:id") { _, context in
             let patient = try await readablePatient(context)
-            struct Detail: Encodable {
-                let overview: OverviewView
-                let thresholds: [String: [Double]]
-            }
             var thresholds: [String: [Double]] = [:]
             for type in QuantityType.allCases {
                 if let range = patient.typicalRange(of: type) { thresholds[type.rawValue] = [range.lowerBound, range.upperBound] }
             }
-            return try JSONBody.response(Detail(overview: OverviewView(try await overview(of: patient, at: system.now())), thresholds: thresholds))
+            return PatientDetail(overview: OverviewView(try await overview(of: patient, at: system.now())), thresholds: thresholds)
         }
     }
 
@@ -55,7 +51,7 @@ extension PatientOverview {
 }
 
 /// A patient at a glance as the API shows it: the record as ``PatientView``.
-struct OverviewView: Encodable {
+struct OverviewView: ResponseEncodable {
     let patient: PatientView
     let onRespirator: Bool
     let vitals: [String: PatientOverview.Reading]
@@ -73,4 +69,10 @@ struct OverviewView: Encodable {
         secondsSinceLastReading = overview.secondsSinceLastReading
         openAlerts = overview.openAlerts
     }
+}
+
+/// What `GET /patients/{id}` answers: the overview and the ranges the patient is judged by.
+struct PatientDetail: ResponseEncodable {
+    let overview: OverviewView
+    let thresholds: [String: [Double]]
 }
