@@ -230,7 +230,7 @@ public final class MonitoringSystem: Sendable {
                     clock: PipelineClock(clock: platform.clock, epoch: configuration.epoch), logger: logger,
                     opened: { [simulatedMonitors, logger] in
                         await simulatedMonitors.skipMissedTicks()  // another node's monitors ran meanwhile
-                        pipeline.tookOver()
+                        await pipeline.tookOver()
                         // The home agents run where the evaluation does (a detector that fired
                         // while the last node died is raised on start), and so does the issue track's office.
                         singletons.start(logger: logger)
@@ -369,7 +369,8 @@ public final class MonitoringSystem: Sendable {
             while !Task.isCancelled {
                 do {
                     if stream == nil { stream = try await postgres.listen(channel) }
-                    for try await sender in stream ?? AsyncThrowingStream { $0.finish() } where sender != node { await action() }
+                    let senders = stream ?? AsyncThrowingStream(String.self) { $0.finish() }
+                    for try await sender in senders where sender != node { await action() }
                 } catch {
                     if Task.isCancelled { return }
                     logger.warning("not listening to the other nodes; trying again", metadata: ["channel": "\(channel)", "error": "\(error)"])

@@ -39,6 +39,7 @@ public struct AnomaliesAction: Action {
     /// The date at which the platform clock read zero.
     public let epoch: Date
     private let batch: @Sendable (ActionContext) async throws -> Batch
+    private let checksMissingData: (@Sendable (ActionContext) async -> Bool)?
     private let completion: @Sendable (Findings, ActionContext) async throws -> Void
 
     /// What one run of the action evaluated and found.
@@ -60,10 +61,14 @@ public struct AnomaliesAction: Action {
     /// - Parameters:
     ///   - batch: supplies the samples to check (e.g. those collected since the last
     ///     run) and the patients' records.
+    ///   - checkingMissingData: asked after `batch` whether this run also looks for
+    ///     patients without data (e.g. only when a periodic check is due); every run
+    ///     does when it is `nil`.
     ///   - completion: called with the run's ``Findings``.
     public init(
         _ name: String = "detect anomalies", detector: AnomalyDetector, epoch: Date, precondition: Condition? = nil,
         batch: @escaping @Sendable (ActionContext) async throws -> Batch,
+        checkingMissingData: (@Sendable (ActionContext) async -> Bool)? = nil,
         completion: @escaping @Sendable (Findings, ActionContext) async throws -> Void
     ) {
         self.name = name
@@ -71,6 +76,7 @@ public struct AnomaliesAction: Action {
         self.epoch = epoch
         self.precondition = precondition
         self.batch = batch
+        checksMissingData = checkingMissingData
         self.completion = completion
     }
 
@@ -109,12 +115,12 @@ public struct AnomaliesAction: Action {
         epoch.addingTimeInterval(context.agent.environment.clock.elapsed.seconds)
     }
 
-    /// Evaluates the batch, checks for missing data and reports what it found.
+    /// Evaluates the batch, checks for missing data (unless told not to) and reports what it found.
     public func runAction(_ context: ActionContext) async throws {
         let (samples, patients) = try await batch(context)
         let now = now(context)
         var anomalies = await detector.evaluate(samples, patients: patients, at: now)
-        anomalies += await detector.checkForMissingData(at: now)
+        if await checksMissingData?(context) ?? true { anomalies += await detector.checkForMissingData(at: now) }
         try await completion(Findings(samples: samples, patients: patients, now: now, anomalies: anomalies), context)
     }
 }

@@ -109,11 +109,9 @@ public final class MonitoringPipeline: Sendable {
     /// This node takes the evaluation over (from a node that died or stopped): the
     /// alerts that node raised without recording are recorded, then what it left
     /// unevaluated is collected; the care-worker agents are brought up to date.
-    package func tookOver() {
-        Task { [alerts, collector] in
-            await alerts.adoptUnrecordedAlerts()  // before any anomaly of what is collected now
-            collector.wake()
-        }
+    package func tookOver() async {
+        await alerts.adoptUnrecordedAlerts()  // before any anomaly received from now on
+        collector.wake()
         // Staff changes announced while this node was not listening are not missed.
         Task { [roster] in try? await roster.refresh() }
     }

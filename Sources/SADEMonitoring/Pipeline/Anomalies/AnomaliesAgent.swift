@@ -15,7 +15,8 @@ import SADEHealth
 /// batches without evaluating them.
 ///
 /// Every ``missingDataInterval`` the agent also comes to believe a check of the
-/// admitted patients is due, which the same goal and plan carry out. Batches and checks
+/// admitted patients is due, which the same goal and plan carry out (the action looks
+/// for silent devices only in a run that took a due check). Batches and checks
 /// are evaluated one intention at a time, in arrival order; a batch it cannot read is
 /// answered `not-understood` and changes nothing.
 public final class AnomaliesAgent: Sendable {
@@ -60,11 +61,15 @@ public final class AnomaliesAgent: Sendable {
                 Plan("AnomaliesPlan", priority: 1, context: evaluating) {
                     AnomaliesAction(detector: detector, epoch: epoch) { context in
                         await evaluator.take(from: context.agent)
+                    } checkingMissingData: { _ in
+                        await evaluator.checkInHand
                     } completion: { findings, context in
                         await evaluator.finish(findings, agent: context.agent)
                     }
                 }
-                Plan("leave the batches to the evaluating node", context: evaluating.negated) {
+                // No context: tried whenever the AnomaliesPlan was not (the gate closed), so the
+                // goal never ends with batches waiting and no plan run.
+                Plan("leave the batches to the evaluating node") {
                     OneShotAction("confirm unevaluated") { context in
                         await evaluator.pass(from: context.agent)
                     }

@@ -21,7 +21,7 @@ actor BatchEvaluator {
     /// The batches of the run in progress.
     private var inHand: [ReceivedBatch] = []
     /// Whether the run in progress carries out a missing-data check.
-    private var checkInHand = false
+    private(set) var checkInHand = false
     /// The latest sample of each NEWS2 parameter per patient, for the scores published.
     private var latest: [PatientID: [String: HealthSample]] = [:]
     /// The NEWS2 last published per patient.

@@ -46,7 +46,8 @@ extension MonitoringServer {
             let stay = try await request.decode(as: Stay.self, context: context)
             let sector = try AdminInput.identifier(stay.sector, field: "sector")
             let admitted = try await ClinicalAdministration(system: system).admit(patient.id, to: sector, bed: AdminInput.optionalText(stay.bed))
-            return PatientView(admitted ?? patient)
+            guard let admitted else { throw APIError.notFound("no patient \(patient.id)") }
+            return PatientView(admitted)
         }
 
         api.post("patients/:id/discharge") { _, context in
