@@ -1,5 +1,7 @@
 import ArgumentParser
 import Foundation
+import Synchronization
+import Hummingbird
 import Logging
 import SADEHealth
 import SADEHealthPostgres
@@ -65,6 +67,15 @@ struct ServeCommand: AsyncParsableCommand {
         help: "The address of a proxy in front of this node (e.g. nginx), whose X-Forwarded-For names the client; repeat for several.")
     var trustedProxies: [String] = []
 
+    @Option(name: .customLong("tls-cert"), help: "A PEM file with the server's certificate (then its chain): serve HTTPS only, with HSTS.")
+    var tlsCertificate: String?
+
+    @Option(name: .customLong("tls-key"), help: "The PEM file of the certificate's private key.")
+    var tlsKey: String?
+
+    @Option(help: "With --tls-cert: a plain-HTTP port that redirects every request to HTTPS (308).")
+    var httpRedirectPort: Int?
+
     @Option(help: "The largest request body accepted, in bytes.")
     var maxBodyBytes = 1 << 20
 
@@ -77,6 +88,11 @@ struct ServeCommand: AsyncParsableCommand {
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be 0…65535") }
         guard maxBodyBytes > 0 else { throw ValidationError("--max-body-bytes must be positive") }
+        guard (tlsCertificate == nil) == (tlsKey == nil) else { throw ValidationError("--tls-cert and --tls-key go together") }
+        if let httpRedirectPort {
+            guard tlsCertificate != nil else { throw ValidationError("--http-redirect-port redirects to HTTPS: it needs --tls-cert and --tls-key") }
+            guard (0...65_535).contains(httpRedirectPort) else { throw ValidationError("--http-redirect-port must be 0…65535") }
+        }
         guard rateLimit > 0, rateLimit.isFinite else { throw ValidationError("--rate-limit must be a positive number") }
         guard homeRetentionDays >= 0 else { throw ValidationError("--home-retention-days must be 0 or more") }
         guard evaluationLease >= 3 else { throw ValidationError("--evaluation-lease must be at least 3 seconds") }
@@ -91,6 +107,23 @@ struct ServeCommand: AsyncParsableCommand {
         {
             throw ValidationError("the token secret must be at least \(TokenIssuer.minimumSecretBytes) bytes")
         }
+    }
+
+    /// What `make` returns; if it throws, the system is shut down and the error is told
+    /// as the command's (e.g. TLS files that do not fit).
+    private func orShutDown<Value>(_ system: MonitoringSystem, _ make: () throws -> Value) async throws -> Value {
+        do {
+            return try make()
+        } catch {
+            await system.shutdown()
+            throw ValidationError("\(error)")
+        }
+    }
+
+    /// The server's TLS, when asked for.
+    var tls: ServerTLS? {
+        guard let tlsCertificate, let tlsKey else { return nil }
+        return ServerTLS(certificateFile: tlsCertificate, keyFile: tlsKey)
     }
 
     func run() async throws {
@@ -121,12 +154,27 @@ struct ServeCommand: AsyncParsableCommand {
                 host: host, port: port, maxBodyBytes: maxBodyBytes, requestsPerSecond: rateLimit, requestBurst: rateLimit * 2,
                 tokenSecret: secret,
                 dashboardDirectory: ProcessInfo.processInfo.environment["SADE_DASHBOARD_DIR"].map { URL(fileURLWithPath: $0) },
-                trustedProxies: Set(trustedProxies)),
+                trustedProxies: Set(trustedProxies), tls: tls),
             issueTrack: issueTrack)
         let host = host
-        let application = server.makeApplication(logger: Logger(label: "sade.server")) { port in
-            say("SADE monitoring server listening on http://\(host):\(port)")
-            say("dashboard: open http://\(host):\(port)/ in a browser")
+        let scheme = tls == nil ? "http" : "https"
+        let boundPort = BoundPort(port)
+        let application = try await orShutDown(system) {
+            try server.makeApplication(logger: Logger(label: "sade.server")) { port in
+                boundPort.set(port)
+                say("SADE monitoring server listening on \(scheme)://\(host):\(port)")
+                say("dashboard: open \(scheme)://\(host):\(port)/ in a browser")
+            }
+        }
+        var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
+            .init(service: MonitoringSystemService(system: system)), .init(service: application),
+        ]
+        if let httpRedirectPort {
+            services.append(.init(service: Application(
+                responder: HTTPSRedirectResponder { boundPort.value },
+                configuration: .init(address: .hostname(host, port: httpRedirectPort), serverName: "sade"),
+                onServerRunning: { channel in say("redirecting http://\(host):\(channel.localAddress?.port ?? 0) to HTTPS") },
+                logger: Logger(label: "sade.redirect"))))
         }
         await officeCalls?.start()  // before the system takes the lease: the office's calls are heard from the start
         let company: Company
@@ -145,7 +193,7 @@ struct ServeCommand: AsyncParsableCommand {
         say("issue track: \(company.employees.count) employee(s), \(company.services.count) service(s), \(office)")
         let group = ServiceGroup(
             configuration: .init(
-                services: [.init(service: MonitoringSystemService(system: system)), .init(service: application)],
+                services: services,
                 gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         do {
             try await group.run()
@@ -232,4 +280,15 @@ extension ServeCommand {
         FileHandle.standardError.write(Data("error: sade serve: the database is unavailable: \(reason)\n".utf8))
         return ExitCode(69)
     }
+}
+
+/// The port the server bound, once known (`--port 0` picks one), for the redirect port.
+final class BoundPort: Sendable {
+    private let port: Atomic<Int>
+
+    init(_ port: Int) { self.port = Atomic(port) }
+
+    var value: Int { port.load(ordering: .acquiring) }
+
+    func set(_ value: Int) { port.store(value, ordering: .releasing) }
 }

@@ -1,5 +1,7 @@
 import Foundation
 import Hummingbird
+import HummingbirdCore
+import HummingbirdTLS
 import HummingbirdWebSocket
 import Logging
 import SADEIssueTrack
@@ -14,7 +16,7 @@ import SADEMonitoring
 /// ServerMetrics.bootstrap()  // before the system: what it measures is shown at /metrics
 /// let system = try await MonitoringSystem(configuration: .init(dataDirectory: "sade-data"))
 /// let server = await MonitoringServer(system: system, configuration: ServerConfiguration(port: 8080))
-/// try await server.makeApplication().runService()
+/// try await server.makeApplication().runService()  // throws when the TLS files do not fit
 /// ```
 public struct MonitoringServer: Sendable {
     /// The application behind the API.
@@ -56,6 +58,8 @@ public struct MonitoringServer: Sendable {
     /// The routes, with error mapping, authentication and rate limiting in front.
     public func makeRouter() -> Router<MonitoringRequestContext> {
         let router = Router(context: MonitoringRequestContext.self, options: .caseInsensitive)
+        // Outermost: every answer says HTTPS only, errors included.
+        if let tls = configuration.tls { router.add(middleware: StrictTransportSecurityMiddleware(value: tls.strictTransportSecurityHeader)) }
         if !configuration.trustedProxies.isEmpty { router.add(middleware: ClientAddressMiddleware(trustedProxies: configuration.trustedProxies)) }
         router.add(middleware: UploadLimitMiddleware(limit: configuration.maxBodyBytes))
         router.add(middleware: MetricsMiddleware())
@@ -102,15 +106,26 @@ public struct MonitoringServer: Sendable {
     var homeBus: HomeBus { HomeBus(home: system.home, authenticator: authenticator, fanOut: homeFanOut) }
 
     /// A Hummingbird application serving ``makeRouter()``, and the home event bus's
-    /// WebSocket upgrades; `onServerRunning` learns the
-    /// bound port (useful with port 0).
+    /// WebSocket upgrades — over TLS when the configuration has ``ServerTLS``;
+    /// `onServerRunning` learns the bound port (useful with port 0).
+    ///
+    /// - Throws: ``ServerTLS/Failure`` when the certificate or key cannot be used.
     public func makeApplication(
         logger: Logger = Logger(label: "sade.server"), onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
-    ) -> some ApplicationProtocol {
-        Application(
+    ) throws -> some ApplicationProtocol {
+        var server = HTTPServerBuilder.http1WebSocketUpgrade(
+            webSocketRouter: homeBus.router(), configuration: .init(ws: .init(maxFrameSize: HomeBus.maximumMessage)))
+        if let tls = configuration.tls {
+            let settings = try tls.configuration()
+            do {
+                server = try .tls(server, tlsConfiguration: settings)
+            } catch {
+                throw ServerTLS.Failure(description: "TLS cannot be set up: \(error)")
+            }
+        }
+        return Application(
             router: makeRouter(),
-            server: .http1WebSocketUpgrade(
-                webSocketRouter: homeBus.router(), configuration: .init(ws: .init(maxFrameSize: HomeBus.maximumMessage))),
+            server: server,
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "sade"),
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },
             logger: logger)

@@ -37,13 +37,15 @@ public struct ServerConfiguration: Sendable {
     /// address its `X-Forwarded-For` names, for rate limits and logins. Anyone else's
     /// `X-Forwarded-For` is ignored.
     public var trustedProxies: Set<String>
+    /// The server's certificate and key: HTTPS only (with HSTS) when set.
+    public var tls: ServerTLS?
 
     /// A configuration.
     public init(
         host: String = "127.0.0.1", port: Int = 8080, maxBodyBytes: Int = defaultMaxBodyBytes, maxBatchSamples: Int = 5000,
         requestsPerSecond: Double = 200, requestBurst: Double = 400, requestsPerSecondPerAddress: Double = 2000,
         loginAttemptsPerSecond: Double = 5, loginBurst: Double = 50, tokenLifetime: TimeInterval = 8 * 3600,
-        tokenSecret: String? = nil, dashboardDirectory: URL? = nil, trustedProxies: Set<String> = []
+        tokenSecret: String? = nil, dashboardDirectory: URL? = nil, trustedProxies: Set<String> = [], tls: ServerTLS? = nil
     ) {
         self.host = host
         self.port = port
@@ -58,5 +60,6 @@ public struct ServerConfiguration: Sendable {
         self.tokenSecret = tokenSecret
         self.dashboardDirectory = dashboardDirectory
         self.trustedProxies = trustedProxies
+        self.tls = tls
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import AsyncHTTPClient
+import NIOSSL
 import Foundation
 import SADEMonitoring
 
@@ -64,6 +65,21 @@ struct SimulateCommand: AsyncParsableCommand {
     @Flag(help: "No progress bar.")
     var quiet = false
 
+    @Option(help: "A PEM file of the certificate authority to trust for an https:// server (e.g. a test CA); the system's otherwise.")
+    var caFile: String?
+
+    /// The shared client, or one that trusts `--ca-file`.
+    private func makeClient() throws -> HTTPClient {
+        guard let caFile else { return .shared }
+        var tls = TLSConfiguration.makeClientConfiguration()
+        do {
+            tls.trustRoots = .certificates(try NIOSSLCertificate.fromPEMFile(caFile))
+        } catch {
+            throw ValidationError("cannot read --ca-file \(caFile): \(error)")
+        }
+        return HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(tlsConfiguration: tls))
+    }
+
     func validate() throws {
         guard (1...10_000).contains(patients) else { throw ValidationError("--patients must be 1…10000") }
         guard interval > 0 else { throw ValidationError("--interval must be positive") }
@@ -72,7 +88,18 @@ struct SimulateCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let http = SimulatorHTTP(server: server.hasSuffix("/") ? String(server.dropLast()) : server, client: .shared)
+        let client = try makeClient()
+        do {
+            try await simulate(with: client)
+        } catch {
+            if client !== HTTPClient.shared { try? await client.shutdown() }
+            throw error
+        }
+        if client !== HTTPClient.shared { try? await client.shutdown() }
+    }
+
+    private func simulate(with client: HTTPClient) async throws {
+        let http = SimulatorHTTP(server: server.hasSuffix("/") ? String(server.dropLast()) : server, client: client)
         let start = Date()
         let run = String(UInt32(truncatingIfNeeded: UInt64(start.timeIntervalSince1970 * 1000)), radix: 36)
         let (devices, cleanUp) = try await prepareDevices(http, start: start, run: run)

@@ -73,7 +73,7 @@ struct ServerHarness: Sendable {
         var quiet = Logger(label: "sade.test-server")
         quiet.logLevel = .warning
         let (ports, portSink) = AsyncStream.makeStream(of: Int.self)
-        let application = server.makeApplication(logger: quiet) { port in portSink.yield(port) }
+        let application = try server.makeApplication(logger: quiet) { port in portSink.yield(port) }
         let group = ServiceGroup(configuration: .init(services: [application], logger: quiet))
         let running = Task { try await group.run() }
         var outcome: Result<Void, any Error> = .success(())

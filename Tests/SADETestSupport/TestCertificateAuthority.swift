@@ -1,0 +1,66 @@
+import Foundation
+
+/// A throw-away certificate authority and a server certificate it signed for
+/// `localhost` and `127.0.0.1`, made with the `openssl` command in a folder of their
+/// own: what a deployment's TLS looks like, for tests that make real handshakes.
+public struct TestCertificateAuthority: Sendable {
+    /// The folder holding the files.
+    public let directory: URL
+
+    /// The CA's certificate (what a client trusts).
+    public var certificateAuthority: String { path("ca.pem") }
+    /// The server's certificate, signed by the CA.
+    public var serverCertificate: String { path("server.pem") }
+    /// The server certificate's private key.
+    public var serverKey: String { path("server-key.pem") }
+    /// A key of no certificate here.
+    public var unrelatedKey: String { path("unrelated-key.pem") }
+
+    /// Makes the CA, the server's key and certificate, and an unrelated key (P-256 keys: quick to make).
+    public static func make() throws -> TestCertificateAuthority {
+        try TestTools.requireCommands(["openssl"])
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sade-tls-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let authority = TestCertificateAuthority(directory: directory)
+        let ec = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
+        try authority.openssl(["req", "-x509"] + ec + ["-keyout", "ca-key.pem", "-out", "ca.pem", "-days", "2", "-subj", "/CN=SADE test CA"])
+        try authority.openssl(["req"] + ec + ["-keyout", "server-key.pem", "-out", "server.csr", "-subj", "/CN=localhost"])
+        try Data("subjectAltName=DNS:localhost,IP:127.0.0.1\nextendedKeyUsage=serverAuth\n".utf8).write(to: directory.appendingPathComponent("server.ext"))
+        try authority.openssl([
+            "x509", "-req", "-in", "server.csr", "-CA", "ca.pem", "-CAkey", "ca-key.pem", "-CAcreateserial", "-out", "server.pem",
+            "-days", "2", "-extfile", "server.ext",
+        ])
+        try authority.openssl(["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-out", "unrelated-key.pem"])
+        return authority
+    }
+
+    /// Removes the files.
+    public func remove() {
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    private func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
+
+    private func openssl(_ arguments: [String]) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["openssl"] + arguments
+        process.currentDirectoryURL = directory
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let message = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw TestToolError("openssl \(arguments.prefix(2).joined(separator: " ")) failed: \(String(decoding: message, as: UTF8.self))")
+        }
+    }
+}
+
+/// A tool a test needed did not do its work.
+public struct TestToolError: Error, CustomStringConvertible {
+    public let description: String
+
+    public init(_ description: String) { self.description = description }
+}
