@@ -2,6 +2,7 @@
 `sade serve --demo`; exits 0 when all pass.
 
     python3 run_browser_tests.py --url http://127.0.0.1:8080 [--screenshots DIR] [PATTERN]
+    python3 run_browser_tests.py --url https://127.0.0.1:8443 --ca-file ca.pem --certificate-spki HASH tls_*.py
 """
 
 import argparse
@@ -12,8 +13,14 @@ import unittest
 parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
 parser.add_argument("--url", default=os.environ.get("SADE_URL", "http://127.0.0.1:8080"), help="the server's address")
 parser.add_argument("--screenshots", default=os.environ.get("SADE_SCREENSHOTS"), help="where each page's screenshot goes")
-parser.add_argument("pattern", nargs="?", default="test_*.py", help="which test files to run")
+parser.add_argument("--ca-file", help="over HTTPS: the PEM file of the CA the API calls trust")
+parser.add_argument("--certificate-spki", help="over HTTPS: the base64 SHA-256 of the server certificate's key, which the browser trusts")
+parser.add_argument("pattern", nargs="?", default="test_*.py", help="which test files to run (tls_*.py: the HTTPS checks)")
 arguments = parser.parse_args()
+if arguments.ca_file:
+    os.environ["SADE_CA_FILE"] = arguments.ca_file
+if arguments.certificate_spki:
+    os.environ["SADE_CERTIFICATE_SPKI"] = arguments.certificate_spki
 os.environ["SADE_URL"] = arguments.url
 if arguments.screenshots:
     os.environ["SADE_SCREENSHOTS"] = arguments.screenshots

@@ -6,6 +6,7 @@ import datetime
 import json
 import os
 import shutil
+import ssl
 import tempfile
 import unittest
 import urllib.error
@@ -18,6 +19,11 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
 BASE = os.environ.get("SADE_URL", "http://127.0.0.1:8080").rstrip("/")
+# Over HTTPS with a private CA: the API calls trust the CA's file, the browser the
+# server certificate's public key (base64 of its SHA-256), as Chromium allows.
+CA_FILE = os.environ.get("SADE_CA_FILE")
+CERTIFICATE_SPKI = os.environ.get("SADE_CERTIFICATE_SPKI")
+TLS_CONTEXT = ssl.create_default_context(cafile=CA_FILE) if CA_FILE else None
 SCREENSHOTS = os.environ.get("SADE_SCREENSHOTS", os.path.join(tempfile.gettempdir(), "sade-screenshots"))
 PASSWORD = "sade-demo"
 WAIT = float(os.environ.get("SADE_BROWSER_WAIT", "60"))
@@ -32,6 +38,8 @@ def browser(width=1280, height=900, autoplay=True):
     arguments = ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu", f"--window-size={width},{height}"]
     if autoplay:
         arguments.append("--autoplay-policy=no-user-gesture-required")
+    if CERTIFICATE_SPKI:
+        arguments.append(f"--ignore-certificate-errors-spki-list={CERTIFICATE_SPKI}")
     for argument in arguments:
         options.add_argument(argument)
     if width < 500:  # headless windows are at least 500 px wide: emulate the phone's screen
@@ -86,7 +94,7 @@ def call(method, path, body=None, token=None):
     if token:
         request.add_header("Authorization", f"Bearer {token}")
     try:
-        with urllib.request.urlopen(request, timeout=30) as response:
+        with urllib.request.urlopen(request, timeout=30, context=TLS_CONTEXT) as response:
             status, text = response.status, response.read().decode()
     except urllib.error.HTTPError as error:
         status, text = error.code, error.read().decode()

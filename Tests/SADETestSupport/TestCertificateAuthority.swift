@@ -34,6 +34,26 @@ public struct TestCertificateAuthority: Sendable {
         return authority
     }
 
+    /// The base64 SHA-256 of the server certificate's public key (its SPKI), as
+    /// Chromium's `--ignore-certificate-errors-spki-list` takes it.
+    public func serverKeyHash() throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = [
+            "-c", "openssl x509 -in server.pem -pubkey -noout | openssl pkey -pubin -outform der | openssl dgst -sha256 -binary | openssl base64 -A",
+        ]
+        process.currentDirectoryURL = directory
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let hash = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard process.terminationStatus == 0, hash.count == 44 else { throw TestToolError("the server key's hash could not be made: \(hash)") }
+        return hash
+    }
+
     /// Removes the files.
     public func remove() {
         try? FileManager.default.removeItem(at: directory)

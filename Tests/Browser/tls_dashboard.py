@@ -1,0 +1,37 @@
+"""The dashboard over HTTPS (`sade serve --tls-cert … --tls-key …`): run with the
+pattern tls_*.py against an https:// URL. The page, the API calls, the live stream
+and the monitor's updates all go over TLS, with no mixed content (the console must
+stay free of errors)."""
+
+import urllib.request
+
+import test_clinician
+from sade_browser import BASE, TLS_CONTEXT, DashboardTestCase, call, device_token, token
+
+
+def wait_until_the_server_caught_up():
+    """A fresh `sade serve --demo` first evaluates the 24 hours of history it seeded; a
+    sample posted meanwhile reaches the live stream together with the monitors' later
+    ones. Posts a probe and reads the live stream (over TLS) until it comes."""
+    admin = token("admin")
+    device = device_token("patient-06", admin)
+    with urllib.request.urlopen(BASE + "/api/v1/events?access_token=" + admin, timeout=120, context=TLS_CONTEXT) as stream:
+        status, answer = call("POST", "/api/v1/patients/patient-06/observations",
+                              {"type": "bodyTemperature", "value": 36.6, "start": test_clinician.now()}, device)
+        assert status == 201, answer
+        probe = answer["ids"][0].lower().encode()
+        for line in stream:
+            if probe in line.lower():
+                return
+    raise AssertionError("the probe never reached the live stream")
+
+
+class DashboardOverTLS(DashboardTestCase):
+
+    def test_a_nurse_works_over_https_with_live_updates(self):
+        self.assertTrue(BASE.startswith("https://"), f"run against the HTTPS server, not {BASE}")
+        wait_until_the_server_caught_up()
+        # A nurse logs in and watches a monitor; a sample posted over HTTPS reaches the
+        # page through the live stream, as over plain HTTP.
+        test_clinician.ClinicianTests.test_monitor_chart_updates_as_samples_arrive(self)
+        self.assertEqual(self.driver.execute_script("return location.protocol"), "https:")
