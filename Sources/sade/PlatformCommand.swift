@@ -32,12 +32,18 @@ struct PlatformCommand: AsyncParsableCommand {
     @Option(help: "How many Contract Net participants to start (bidder-1 … bidder-N).")
     var participants: Int = 0
 
+    @OptionGroup(title: "Mutual TLS")
+    var tls: PlatformTLSOptions
+
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
         guard !name.isEmpty, !name.contains("@"), !name.contains(where: \.isWhitespace) else {
             throw ValidationError("--name must be a word without '@' or spaces")
         }
         guard (0...10_000).contains(participants) else { throw ValidationError("--participants must be between 0 and 10000") }
+        if let certified = try tls.platformName(), certified != name {
+            throw ValidationError("--tls-cert is platform \(certified)'s, not \(name)'s: name the platform as its certificate does")
+        }
     }
 
     func run() async throws {
@@ -46,7 +52,7 @@ struct PlatformCommand: AsyncParsableCommand {
         let transport: TCPTransport
         do {
             transport = try await TCPTransport.start(
-                for: platform, configuration: TCPTransport.Configuration(host: host, port: port, advertisedHost: advertisedHost))
+                for: platform, configuration: TCPTransport.Configuration(host: host, port: port, advertisedHost: advertisedHost, tls: tls.tls))
         } catch {
             FileHandle.standardError.write(Data("sade platform: cannot listen on \(host):\(port): \(error)\n".utf8))
             throw ExitCode.failure

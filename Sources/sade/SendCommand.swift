@@ -44,6 +44,9 @@ struct SendCommand: AsyncParsableCommand {
     @Option(help: "The host name the receiver should use to reach this command, if not --host (default: this machine's name when listening on every interface).")
     var advertisedHost: String?
 
+    @OptionGroup(title: "Mutual TLS (the command's platform is then the one its certificate names)")
+    var tls: PlatformTLSOptions
+
     func validate() throws {
         guard Self.receiver(from: to) != nil else {
             throw ValidationError("--to must look like NAME@tcp://HOST:PORT, e.g. echo@tcp://127.0.0.1:7000")
@@ -65,12 +68,13 @@ struct SendCommand: AsyncParsableCommand {
 
     func run() async throws {
         CommandLogging.bootstrapped
-        let platform = Environment(name: "sade-send-\(ProcessInfo.processInfo.processIdentifier)")
+        let platform = Environment(name: try tls.platformName() ?? "sade-send-\(ProcessInfo.processInfo.processIdentifier)")
         let receiver = Self.receiver(from: to)!
         let isLocal = TCPEndpoint(address: receiver.addresses[0]).map { ["127.0.0.1", "localhost", "::1"].contains($0.host) } ?? false
         let transport = try await TCPTransport.start(
             for: platform,
-            configuration: TCPTransport.Configuration(host: host ?? (isLocal ? "127.0.0.1" : "0.0.0.0"), port: 0, advertisedHost: advertisedHost))
+            configuration: TCPTransport.Configuration(
+                host: host ?? (isLocal ? "127.0.0.1" : "0.0.0.0"), port: 0, advertisedHost: advertisedHost, tls: tls.tls))
         let (replies, continuation) = AsyncStream.makeStream(of: ACLMessage.self)
         let conversation = "send-\(UInt64.random(in: 1...UInt64.max))"
         let sender = Agent(name: "sender", environment: platform, handlers: [

@@ -32,8 +32,8 @@ public final class SadeProcess: Sendable {
     }
 
     /// Starts `sade platform` on a free loopback port and waits until it listens.
-    public static func platform(name: String, participants: Int = 0) async throws -> (SadeProcess, address: String) {
-        let platform = try SadeProcess(["platform", "--name", name, "--port", "0", "--participants", "\(participants)"])
+    public static func platform(name: String, participants: Int = 0, arguments: [String] = []) async throws -> (SadeProcess, address: String) {
+        let platform = try SadeProcess(["platform", "--name", name, "--port", "0", "--participants", "\(participants)"] + arguments)
         let line = await platform.output.firstLine(containing: "listening on ")
         guard let line, let range = line.range(of: "listening on ") else {
             throw SadeProcessError.notListening(platform.errors.text)

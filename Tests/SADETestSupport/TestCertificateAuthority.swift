@@ -34,6 +34,19 @@ public struct TestCertificateAuthority: Sendable {
         return authority
     }
 
+    /// A certificate for `commonName` (e.g. a platform's name) signed by this CA, valid
+    /// for `127.0.0.1` and `localhost`; returns its and its key's file.
+    public func issue(commonName: String) throws -> (certificate: String, key: String) {
+        let ec = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
+        try openssl(["req"] + ec + ["-keyout", "\(commonName)-key.pem", "-out", "\(commonName).csr", "-subj", "/CN=\(commonName)"])
+        try Data("subjectAltName=DNS:localhost,IP:127.0.0.1\n".utf8).write(to: directory.appendingPathComponent("\(commonName).ext"))
+        try openssl([
+            "x509", "-req", "-in", "\(commonName).csr", "-CA", "ca.pem", "-CAkey", "ca-key.pem", "-CAcreateserial",
+            "-out", "\(commonName).pem", "-days", "2", "-extfile", "\(commonName).ext",
+        ])
+        return (path("\(commonName).pem"), path("\(commonName)-key.pem"))
+    }
+
     /// The base64 SHA-256 of the server certificate's public key (its SPKI), as
     /// Chromium's `--ignore-certificate-errors-spki-list` takes it.
     public func serverKeyHash() throws -> String {

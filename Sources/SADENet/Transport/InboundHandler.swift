@@ -1,5 +1,6 @@
 import Logging
 import NIOCore
+import NIOSSL
 import SADEACL
 import SADECore
 
@@ -20,10 +21,16 @@ final class InboundHandler: ChannelInboundHandler {
     private let logger: Logger
     private var taken: UInt64 = 0
     private var acknowledged: UInt64 = 0
+    /// Under mutual TLS: each message's sender must be of the platform the peer's
+    /// certificate names.
+    private let authenticatesSenders: Bool
+    /// That platform, read from the certificate at the first message.
+    private var peerPlatform: String?
 
-    init(environment: Environment, codec: any ACLCodec, logger: Logger) {
+    init(environment: Environment, codec: any ACLCodec, authenticatesSenders: Bool = false, logger: Logger) {
         self.environment = environment
         self.codec = codec
+        self.authenticatesSenders = authenticatesSenders
         self.logger = logger
     }
 
@@ -34,6 +41,11 @@ final class InboundHandler: ChannelInboundHandler {
             let bytes = payload.readBytes(length: payload.readableBytes) ?? []
             do {
                 let message = try codec.decode(bytes)
+                if authenticatesSenders, let refusal = refusal(of: message, context: context) {
+                    logger.warning("a message whose sender is not of the authenticated platform rejected", metadata: ["reason": "\(refusal)"])
+                    reject(position: taken, reason: refusal, context: context)
+                    return
+                }
                 environment.deliverArrived(message, to: AgentIdentifier(name: receiver))
             } catch {
                 logger.warning(
@@ -45,6 +57,24 @@ final class InboundHandler: ChannelInboundHandler {
             logger.warning("acknowledgement on an incoming connection; closing it")
             context.close(promise: nil)
         }
+    }
+
+    /// Why `message` may not come over this connection, if it may not: its sender names
+    /// no platform, or another than the peer's certificate.
+    private func refusal(of message: ACLMessage, context: ChannelHandlerContext) -> String? {
+        if peerPlatform == nil,
+            let certificate = try? context.channel.pipeline.syncOperations.handler(type: NIOSSLServerHandler.self).peerCertificate
+        {
+            peerPlatform = PlatformTLS.platformName(of: certificate)
+        }
+        guard let peerPlatform else { return "the peer's certificate names no platform" }
+        guard let sender = message.sender, let platform = sender.platform else {
+            return "the sender must name its platform (agent@\(peerPlatform)) over an authenticated connection"
+        }
+        guard platform == peerPlatform else {
+            return "the sender \(sender.name) is not of the authenticated platform \(peerPlatform)"
+        }
+        return nil
     }
 
     func channelReadComplete(context: ChannelHandlerContext) {

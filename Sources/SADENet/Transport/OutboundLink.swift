@@ -1,5 +1,6 @@
 import Logging
 import NIOCore
+import NIOSSL
 import NIOPosix
 import SADEACL
 import SADECore
@@ -27,6 +28,8 @@ final class OutboundLink: Sendable {
     let endpoint: TCPEndpoint
     let eventLoop: any EventLoop
     let configuration: TCPTransport.Configuration
+    /// What the connection authenticates with, under mutual TLS.
+    let tls: NIOSSLContext?
     let logger: Logger
     /// Tells a message's sender that it could not be delivered.
     let reportFailure: @Sendable (OutgoingMessage, DeliveryFailure) -> Void
@@ -58,9 +61,10 @@ final class OutboundLink: Sendable {
     }
 
     init(
-        endpoint: TCPEndpoint, eventLoop: any EventLoop, configuration: TCPTransport.Configuration, logger: Logger,
+        endpoint: TCPEndpoint, eventLoop: any EventLoop, configuration: TCPTransport.Configuration, tls: NIOSSLContext?, logger: Logger,
         reportFailure: @escaping @Sendable (OutgoingMessage, DeliveryFailure) -> Void
     ) {
+        self.tls = tls
         self.endpoint = endpoint
         self.eventLoop = eventLoop
         self.configuration = configuration
@@ -129,8 +133,9 @@ final class OutboundLink: Sendable {
         let bootstrap = ClientBootstrap(group: eventLoop)
             .connectTimeout(TimeAmount(configuration.connectTimeout))
             .channelOption(.socketOption(.tcp_nodelay), value: 1)
-            .channelInitializer { [configuration] channel in
+            .channelInitializer { [configuration, tls] channel in
                 channel.eventLoop.makeCompletedFuture {
+                    if let tls { try channel.pipeline.syncOperations.addHandler(try NIOSSLClientHandler(context: tls, serverHostname: nil)) }
                     try channel.pipeline.syncOperations.addHandler(
                         ByteToMessageHandler(FrameDecoder(maxFrameBytes: configuration.maxFrameBytes)))
                     try channel.pipeline.syncOperations.addHandler(AcknowledgementHandler(link: self))

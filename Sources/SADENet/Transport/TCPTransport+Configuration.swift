@@ -39,6 +39,8 @@ extension TCPTransport {
         public var drainTimeout: Duration
         /// How messages are written on the wire; the FIPA string form by default.
         public var codec: any ACLCodec
+        /// Mutual TLS with the other platforms, when set: see ``PlatformTLS``.
+        public var tls: PlatformTLS?
 
         /// Creates a configuration; every parameter has a default.
         public init(
@@ -54,7 +56,8 @@ extension TCPTransport {
             maximumBackoff: Duration = .seconds(2),
             deliveryTimeout: Duration = .seconds(30),
             drainTimeout: Duration = .seconds(5),
-            codec: any ACLCodec = ACLStringCodec()
+            codec: any ACLCodec = ACLStringCodec(),
+            tls: PlatformTLS? = nil
         ) {
             self.host = host
             self.port = port
@@ -69,6 +72,7 @@ extension TCPTransport {
             self.deliveryTimeout = deliveryTimeout
             self.drainTimeout = drainTimeout
             self.codec = codec
+            self.tls = tls
         }
 
         /// The host put in this platform's addresses.

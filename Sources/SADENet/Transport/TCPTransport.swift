@@ -1,5 +1,6 @@
 import Logging
 import NIOCore
+import NIOSSL
 import NIOPosix
 import SADEACL
 import SADECore
@@ -37,13 +38,16 @@ public final class TCPTransport: MessageTransport {
     private let serverChannel: any Channel
     private let inbound: InboundConnections
     private let logger: Logger
+    /// What outgoing connections authenticate with, under mutual TLS.
+    private let clientTLS: NIOSSLContext?
     /// Links by destination; `nil` once shut down, so no link outlives the transport.
     private let links = Mutex<[TCPEndpoint: OutboundLink]?>([:])
 
     private init(
         environment: Environment, configuration: Configuration, group: any EventLoopGroup, serverChannel: any Channel,
-        inbound: InboundConnections, port: Int
+        inbound: InboundConnections, port: Int, clientTLS: NIOSSLContext?
     ) {
+        self.clientTLS = clientTLS
         self.environment = environment
         self.inbound = inbound
         self.configuration = configuration
@@ -65,6 +69,7 @@ public final class TCPTransport: MessageTransport {
     ) async throws -> TCPTransport {
         let logger = environment.logger
         let inbound = InboundConnections()
+        let contexts = try configuration.tls?.contexts()
         let serverChannel = try await ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 256)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
@@ -72,17 +77,19 @@ public final class TCPTransport: MessageTransport {
             .childChannelInitializer { channel in
                 inbound.track(channel)
                 return channel.eventLoop.makeCompletedFuture {
+                    if let server = contexts?.server { try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: server)) }
                     try channel.pipeline.syncOperations.addHandler(
                         ByteToMessageHandler(FrameDecoder(maxFrameBytes: configuration.maxFrameBytes)))
                     try channel.pipeline.syncOperations.addHandler(
-                        InboundHandler(environment: environment, codec: configuration.codec, logger: logger))
+                        InboundHandler(environment: environment, codec: configuration.codec, authenticatesSenders: contexts != nil, logger: logger))
                 }
             }
             .bind(host: configuration.host, port: configuration.port)
             .get()
         let port = serverChannel.localAddress?.port ?? configuration.port
         let transport = TCPTransport(
-            environment: environment, configuration: configuration, group: group, serverChannel: serverChannel, inbound: inbound, port: port)
+            environment: environment, configuration: configuration, group: group, serverChannel: serverChannel, inbound: inbound, port: port,
+            clientTLS: contexts?.client)
         environment.attach(transport)
         logger.info("listening", metadata: ["address": "\(transport.addresses.joined(separator: " "))"])
         return transport
@@ -174,7 +181,7 @@ public final class TCPTransport: MessageTransport {
             guard links != nil else { return nil }
             if let link = links?[endpoint] { return link }
             let link = OutboundLink(
-                endpoint: endpoint, eventLoop: group.next(), configuration: configuration, logger: logger,
+                endpoint: endpoint, eventLoop: group.next(), configuration: configuration, tls: clientTLS, logger: logger,
                 reportFailure: { [environment] outgoing, failure in environment.returnToSender(outgoing.message, failure: failure) })
             links?[endpoint] = link
             return link

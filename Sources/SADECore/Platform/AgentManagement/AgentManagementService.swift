@@ -201,7 +201,9 @@ extension Environment {
     /// its own, and an agent of another platform (a sender with another platform's
     /// addresses) only an entry with those same addresses, over one with those addresses, so that a platform that
     /// happens to share this one's name cannot touch the entries of agents here. The
-    /// sender of a message is not authenticated: keep platforms on a trusted network.
+    /// sender of a message is authenticated only between platforms that use mutual TLS
+    /// (SADENet's `PlatformTLS`: a sender of another platform than the connection's
+    /// certificate is rejected); otherwise keep platforms on a trusted network.
     func mayManageEntry(of agent: AgentIdentifier, requestedBy sender: AgentIdentifier) -> Bool {
         guard isSameAgent(agent, sender) else { return false }
         guard isElsewhere(sender) else { return true }
