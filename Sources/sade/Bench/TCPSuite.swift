@@ -7,7 +7,10 @@ import SADENet
 /// here, the `echo` agent of a `sade platform` started as a second process.
 struct TCPSuite: BenchSuite {
     let name = "tcp"
-    let workload = "request/inform with the echo agent of a second process (sade platform) over loopback TCP; baseline: raw socket ping-pong"
+    let workload = """
+        request/inform with the echo agent of a second process (sade platform) over loopback TCP; baseline: raw socket ping-pong; \
+        then the same over mutual TLS (certificates made with openssl), against the plain figures
+        """
 
     func run(in context: BenchContext) async throws -> [BenchFigure] {
         let peer = try ChildProcess(ChildProcess.sade, ["platform", "--name", "bench-peer", "--port", "0"], silenceErrors: true)
@@ -28,7 +31,7 @@ struct TCPSuite: BenchSuite {
         let bare = "raw socket ping-pong"
         peer.terminate()
         _ = await peer.finish()
-        return [
+        var figures = [
             context.figure("messages/s, 1 pair", one["rate"], unit: "msg/s", baseline: raw["rate"], baselineName: bare),
             context.figure("round trip p50, 1 pair", one["p50"], unit: "µs", baseline: raw["p50"], baselineName: bare, target: "≤ 150"),
             context.figure("round trip p99, 1 pair", one["p99"], unit: "µs", baseline: raw["p99"], baselineName: bare),
@@ -36,13 +39,44 @@ struct TCPSuite: BenchSuite {
                 "messages/s, \(pingers) agents × \(window) in flight", many["rate"], unit: "msg/s", baseline: raw["rate"],
                 baselineName: bare, target: "≥ 100,000"),
         ]
+        // The same over mutual TLS, against the plain figures of this run (needs openssl for the certificates).
+        guard let certificates = BenchCertificates.make() else { return figures }
+        defer { certificates.remove() }
+        guard let peerTLS = certificates.tls(for: "bench-peer"), let ownTLS = certificates.tls(for: "bench-tcp") else { return figures }
+        let securePeer = try ChildProcess(
+            ChildProcess.sade, ["platform", "--name", "bench-peer", "--port", "0"] + certificates.arguments(for: peerTLS), silenceErrors: true)
+        defer { securePeer.terminate() }
+        guard let secureLine = await securePeer.line(containing: "listening on "), let secureAddress = secureLine.split(separator: " ").last else {
+            throw BenchError.peerFailed("sade platform with TLS did not start listening")
+        }
+        let secureEcho = AgentIdentifier(name: "echo@bench-peer", addresses: [String(secureAddress)])
+        let oneTLS = try await context.measure {
+            try await Self.exchange(with: secureEcho, pingers: 1, window: 1, roundTrips: single, tls: ownTLS)
+        }
+        let manyTLS = try await context.measure {
+            try await Self.exchange(with: secureEcho, pingers: pingers, window: window, roundTrips: perPinger, tls: ownTLS)
+        }
+        securePeer.terminate()
+        _ = await securePeer.finish()
+        let plain = "plain TCP, this run"
+        figures += [
+            context.figure("messages/s, 1 pair, mutual TLS", oneTLS["rate"], unit: "msg/s", baseline: one["rate"], baselineName: plain),
+            context.figure("round trip p50, 1 pair, mutual TLS", oneTLS["p50"], unit: "µs", baseline: one["p50"], baselineName: plain),
+            context.figure(
+                "messages/s, \(pingers) agents × \(window) in flight, mutual TLS", manyTLS["rate"], unit: "msg/s", baseline: many["rate"],
+                baselineName: plain),
+        ]
+        return figures
     }
 
     /// One run: `pingers` agents on a platform of their own with a TCP transport, each
     /// keeping `window` requests in flight to the echo until `roundTrips` answers came.
-    private static func exchange(with echo: AgentIdentifier, pingers: Int, window: Int, roundTrips: Int) async throws -> [String: Double] {
+    private static func exchange(
+        with echo: AgentIdentifier, pingers: Int, window: Int, roundTrips: Int, tls: PlatformTLS? = nil
+    ) async throws -> [String: Double] {
         let platform = Environment(name: "bench-tcp")
-        let transport = try await TCPTransport.start(for: platform, configuration: TCPTransport.Configuration(host: "127.0.0.1", port: 0))
+        let transport = try await TCPTransport.start(
+            for: platform, configuration: TCPTransport.Configuration(host: "127.0.0.1", port: 0, tls: tls))
         let done = Countdown(pingers)
         var agents: [Agent] = []
         var counters: [ExchangeCounter] = []
