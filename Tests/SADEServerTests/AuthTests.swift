@@ -1,4 +1,5 @@
 import Foundation
+import SADETestSupport
 import Testing
 import SADEMonitoring
 @testable import SADEServer
@@ -67,6 +68,34 @@ struct AuthTests {
                 .post, "/api/v1/auth/login", raw: "{\"username\": \"\(String(repeating: "a", count: 5000))\", \"password\": \"x\"}")
             #expect(big.status == .contentTooLarge)
             #expect(big.errorCode == "body-too-large")
+        }
+    }
+
+    @Test("""
+        a client that writes its whole oversized body before reading (Python's urllib, Connection: close) gets its 413; one whose \
+        body goes far beyond the limit is cut off at once — neither waits for its own time-out
+        """)
+    func oversizedBodiesWrittenWhole() async throws {
+        try TestTools.requirePython(modules: [])
+        try await ServerHarness.run(configure: { $0.maxBodyBytes = 100_000 }) { harness in
+            let script = """
+                import sys, urllib.request, urllib.error
+                url, size = sys.argv[1], int(sys.argv[2])
+                request = urllib.request.Request(url, data=b"x" * size, method="POST", headers={"Content-Type": "application/json"})
+                try:
+                    urllib.request.urlopen(request, timeout=30)
+                    print("answered 2xx")
+                except urllib.error.HTTPError as error:
+                    print("answered", error.code, error.read().decode())
+                except (ConnectionError, urllib.error.URLError) as error:
+                    print("cut off", type(getattr(error, "reason", error)).__name__)
+                """
+            let url = "http://127.0.0.1:\(harness.port)/api/v1/auth/login"
+            let drained = try await SadeProcess.python(["-c", script, url, "\(12 << 20)"], modules: [])  // more than the sockets buffer
+            #expect(drained.output.hasPrefix("answered 413") && drained.output.contains("body-too-large"), "\(drained.output) \(drained.error)")
+            let cutOff = try await SadeProcess.python(["-c", script, url, "\(64 << 20)"], modules: [])
+            #expect(cutOff.output.hasPrefix("cut off") || cutOff.output.hasPrefix("answered 413"), "\(cutOff.output) \(cutOff.error)")
+            #expect(!cutOff.output.contains("timed out") && !cutOff.output.contains("timeout"), "\(cutOff.output)")
         }
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import NIOCore
 
 /// How the API reads request bodies (``MonitoringRequestContext/requestDecoder``): JSON
 /// with ISO 8601 dates, at most ``MonitoringRequestContext/maxUploadSize`` bytes (413
@@ -19,7 +20,8 @@ public struct APIRequestDecoder: RequestDecoder {
 
     /// Decodes the request's body as `T`.
     public func decode<T: Decodable>(_ type: T.Type, from request: Request, context: some RequestContext) async throws -> T {
-        try decode(type, from: Data(buffer: try await Self.collect(request, limit: context.maxUploadSize)))
+        let channel = (context as? MonitoringRequestContext)?.channel
+        return try decode(type, from: Data(buffer: try await Self.collect(request, limit: context.maxUploadSize, channel: channel)))
     }
 
     /// `data` decoded as `T`, or a 400 that says what is wrong and where.
@@ -32,14 +34,34 @@ public struct APIRequestDecoder: RequestDecoder {
         }
     }
 
-    /// The body collected up to `limit` bytes (413 beyond it), for routes that read it
-    /// themselves (a batch of observations, a home's events).
-    static func collect(_ request: Request, limit: Int) async throws -> ByteBuffer {
-        do {
-            return try await request.body.collect(upTo: limit)
-        } catch {
-            throw APIError(.contentTooLarge, code: "body-too-large", message: "the body is larger than \(limit) bytes")
+    /// The body collected up to `limit` bytes, for routes that read it themselves (a
+    /// batch of observations, a home's events).
+    ///
+    /// Beyond the limit it is a 413 — after the rest of the body was read and dropped (up
+    /// to ``drainLimit(for:)`` bytes in all), so that a client that writes its whole body
+    /// before it reads (Python's urllib, any client sending `Connection: close`) gets the
+    /// answer instead of waiting on a server that stopped reading. Longer still, the
+    /// connection (`channel`) is closed: the client learns at once, and no task of the
+    /// server waits on it.
+    static func collect(_ request: Request, limit: Int, channel: (any Channel)?) async throws -> ByteBuffer {
+        var collected = ByteBuffer()
+        var parts = request.body.makeAsyncIterator()
+        while let part = try await parts.next() {
+            guard collected.readableBytes + part.readableBytes <= limit else {
+                var read = collected.readableBytes + part.readableBytes
+                while read <= drainLimit(for: limit), let more = try await parts.next() { read += more.readableBytes }
+                if read > drainLimit(for: limit) { channel?.close(promise: nil) }
+                throw APIError(.contentTooLarge, code: "body-too-large", message: "the body is larger than \(limit) bytes")
+            }
+            collected.writeImmutableBuffer(part)
         }
+        return collected
+    }
+
+    /// How much of a body over `limit` is read and dropped before the connection is
+    /// closed instead: eight times the limit, at least 16 MiB.
+    static func drainLimit(for limit: Int) -> Int {
+        max(limit.multipliedReportingOverflow(by: 8).overflow ? .max : limit * 8, 16 << 20)
     }
 
     static func describe(_ error: DecodingError) -> String {

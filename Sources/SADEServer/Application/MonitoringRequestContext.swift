@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import NIOCore
 import SADEMonitoring
 
 /// What a route knows about a request besides the request itself: who is calling
@@ -22,8 +23,12 @@ public struct MonitoringRequestContext: RequestContext {
     /// What routes return is written as JSON.
     public var responseEncoder: APIResponseEncoder { APIResponseEncoder() }
 
+    /// The connection the request came on (closed when a body is far too large).
+    public let channel: (any Channel)?
+
     public init(source: ApplicationRequestContextSource) {
         coreContext = CoreRequestContextStorage(source: source)
+        channel = source.channel
         remoteAddress = source.channel.remoteAddress?.ipAddress
     }
 

@@ -20,7 +20,7 @@ extension MonitoringServer {
 
         api.post("homes") { request, context -> Response in
             _ = try context.requireAdmin()
-            let plan = try HomeFlatInput.plan(try await HomeJSON.object(from: request))
+            let plan = try HomeFlatInput.plan(try await HomeJSON.object(from: request, context: context))
             return try HomeJSON.response(HomeStateJSON.flat(try await system.home.createFlat(plan)), status: .created)
         }
 
@@ -31,7 +31,7 @@ extension MonitoringServer {
         api.patch("homes/:id") { request, context -> Response in
             _ = try context.requireAdmin()
             let flat = try await visibleFlat(context)
-            let update = try HomeFlatInput.update(try await HomeJSON.object(from: request))
+            let update = try HomeFlatInput.update(try await HomeJSON.object(from: request, context: context))
             return try HomeJSON.response(HomeStateJSON.flat(try await system.home.store.updateFlat(flat.id, update)))
         }
 
@@ -39,7 +39,7 @@ extension MonitoringServer {
             let caller = try context.requireCaller()
             let flat = try await visibleFlat(context)
             guard HomeAccess.may(caller, postEventsTo: flat) else { throw APIError.forbidden("only the flat's gateway posts its events") }
-            let body = try await HomeJSON.value(from: request, limit: 2 << 20)
+            let body = try await HomeJSON.value(from: request, limit: 2 << 20, context: context)
             let events = try HomeEventInput.events(from: (body as? [String: Any])?["events"] ?? body)
             let recorded = try await system.home.ingest(events, flat: flat.id)
             return try HomeJSON.response(["accepted": recorded.count, "last_sequence": recorded.last?.sequence ?? 0], status: .created)
@@ -135,16 +135,16 @@ enum HomeJSON {
         return Response(status: status, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
 
-    static func value(from request: Request, limit: Int = HomeJSON.limit) async throws -> Any {
-        let buffer = try await APIRequestDecoder.collect(request, limit: limit)
+    static func value(from request: Request, limit: Int = HomeJSON.limit, context: MonitoringRequestContext) async throws -> Any {
+        let buffer = try await APIRequestDecoder.collect(request, limit: limit, channel: context.channel)
         guard buffer.readableBytes > 0 else { throw APIError.invalid("the body is empty: a JSON document is needed", code: "invalid-body") }
         do { return try JSONSerialization.jsonObject(with: Data(buffer: buffer)) } catch {
             throw APIError.invalid("the body is not valid JSON", code: "invalid-body")
         }
     }
 
-    static func object(from request: Request) async throws -> [String: Any] {
-        guard let object = try await value(from: request) as? [String: Any] else { throw APIError.invalid("the body must be a JSON object", code: "invalid-body") }
+    static func object(from request: Request, context: MonitoringRequestContext) async throws -> [String: Any] {
+        guard let object = try await value(from: request, context: context) as? [String: Any] else { throw APIError.invalid("the body must be a JSON object", code: "invalid-body") }
         return object
     }
 }

@@ -88,12 +88,8 @@ enum AdminInput {
     }
 
     /// The body's bytes, up to `limit` (413 beyond it); empty when there is no body.
-    static func bodyData(of request: Request, limit: Int) async throws -> Data {
-        do {
-            return Data(buffer: try await request.body.collect(upTo: limit))
-        } catch {
-            throw APIError(.contentTooLarge, code: "body-too-large", message: "the body is larger than \(limit) bytes")
-        }
+    static func bodyData(of request: Request, context: MonitoringRequestContext) async throws -> Data {
+        Data(buffer: try await APIRequestDecoder.collect(request, limit: context.maxUploadSize, channel: context.channel))
     }
 
     /// An empty 204 answer.

@@ -30,7 +30,7 @@ extension MonitoringServer {
         api.post("patients/:id/devices") { request, context in
             _ = try context.requireAdmin()
             let patient = try await existingPatient(context)
-            let body = try await AdminInput.bodyData(of: request, limit: configuration.maxBodyBytes)
+            let body = try await AdminInput.bodyData(of: request, context: context)
             let device = body.isEmpty ? DeviceInput(label: nil) : try context.requestDecoder.decode(DeviceInput.self, from: body)
             let (token, secret) = try await system.devices.issue(
                 for: patient.id, label: device.label ?? "monitor of \(patient.id)", at: system.now())

@@ -26,7 +26,7 @@ extension MonitoringServer {
 
         api.post("fhir") { request, context in
             let caller = try context.requireStaff()
-            let data = try await AdminInput.bodyData(of: request, limit: configuration.maxBodyBytes)
+            let data = try await AdminInput.bodyData(of: request, context: context)
             guard !data.isEmpty else { throw APIError.invalid("the body is empty: a FHIR Bundle in JSON is needed", code: "invalid-body") }
             let record: PatientRecord
             do {

@@ -14,7 +14,7 @@ extension MonitoringServer {
             guard try await system.access.mayWrite(patient.id, as: caller) else {
                 throw APIError.forbidden("you may not add samples to patient \(patient.id)")
             }
-            let body = try await APIRequestDecoder.collect(request, limit: context.maxUploadSize)
+            let body = try await APIRequestDecoder.collect(request, limit: context.maxUploadSize, channel: context.channel)
             let batch = try ObservationBatch.decode(Array(body.readableBytesView))
             guard !batch.observations.isEmpty else { throw APIError.invalid("the array holds no observations", code: "invalid-body") }
             guard batch.observations.count <= configuration.maxBatchSamples else {
