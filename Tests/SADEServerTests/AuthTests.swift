@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import SADETestSupport
 import Testing
 import SADEMonitoring
@@ -96,6 +97,25 @@ struct AuthTests {
             let cutOff = try await SadeProcess.python(["-c", script, url, "\(64 << 20)"], modules: [])
             #expect(cutOff.output.hasPrefix("cut off") || cutOff.output.hasPrefix("answered 413"), "\(cutOff.output) \(cutOff.error)")
             #expect(!cutOff.output.contains("timed out") && !cutOff.output.contains("timeout"), "\(cutOff.output)")
+        }
+    }
+
+    @Test("every answer carries the security headers, errors included; the API's are not cached; the dashboard keeps its own policy")
+    func securityHeaders() async throws {
+        try await ServerHarness.run { harness in
+            let health = try await harness.request(.get, "/health")
+            let refused = try await harness.request(.get, "/api/v1/patients")
+            let page = try await harness.request(.get, "/")
+            for answer in [health, refused, page] {
+                #expect(answer.headers[HTTPField.Name("X-Content-Type-Options")!] == "nosniff")
+                #expect(answer.headers[HTTPField.Name("Referrer-Policy")!] == "no-referrer")
+                #expect(answer.headers[HTTPField.Name("X-Frame-Options")!] == "DENY")
+                #expect(answer.headers[.strictTransportSecurity] == nil, "plain HTTP: no HSTS")
+            }
+            #expect(refused.status == .unauthorized)
+            #expect(refused.headers[.cacheControl] == "no-store")
+            #expect(refused.headers[.contentSecurityPolicy] == "default-src 'none'; frame-ancestors 'none'")
+            #expect(page.headers[.contentSecurityPolicy]?.hasPrefix("default-src 'self'") == true, "the dashboard's own policy")
         }
     }
 

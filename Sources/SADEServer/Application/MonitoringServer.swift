@@ -58,8 +58,8 @@ public struct MonitoringServer: Sendable {
     /// The routes, with error mapping, authentication and rate limiting in front.
     public func makeRouter() -> Router<MonitoringRequestContext> {
         let router = Router(context: MonitoringRequestContext.self, options: .caseInsensitive)
-        // Outermost: every answer says HTTPS only, errors included.
-        if let tls = configuration.tls { router.add(middleware: StrictTransportSecurityMiddleware(value: tls.strictTransportSecurityHeader)) }
+        // Outermost: every answer carries the security headers (HTTPS only, with TLS), errors included.
+        router.add(middleware: SecurityHeadersMiddleware(strictTransportSecurity: configuration.tls?.strictTransportSecurityHeader))
         if !configuration.trustedProxies.isEmpty { router.add(middleware: ClientAddressMiddleware(trustedProxies: configuration.trustedProxies)) }
         router.add(middleware: UploadLimitMiddleware(limit: configuration.maxBodyBytes))
         router.add(middleware: MetricsMiddleware())

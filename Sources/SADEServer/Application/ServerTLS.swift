@@ -59,18 +59,6 @@ public struct ServerTLS: Sendable {
     }
 }
 
-/// Adds `Strict-Transport-Security` to every answer of a server that speaks only HTTPS.
-struct StrictTransportSecurityMiddleware: RouterMiddleware {
-    typealias Context = MonitoringRequestContext
-    let value: String
-
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        var response = try await next(request, context)
-        response.headers[.strictTransportSecurity] = value
-        return response
-    }
-}
-
 /// The plain-HTTP port of a server that speaks HTTPS: every request is answered `308
 /// Permanent Redirect` to the same path and query on the HTTPS port, nothing else.
 public struct HTTPSRedirectResponder: HTTPResponder {
