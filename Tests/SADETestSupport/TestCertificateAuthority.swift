@@ -9,10 +9,10 @@ public struct TestCertificateAuthority: Sendable {
 
     /// The CA's certificate (what a client trusts).
     public var certificateAuthority: String { path("ca.pem") }
-    /// The server's certificate, signed by the CA.
-    public var serverCertificate: String { path("server.pem") }
+    /// The server's certificate (for `localhost`), signed by the CA.
+    public var serverCertificate: String { path("localhost.pem") }
     /// The server certificate's private key.
-    public var serverKey: String { path("server-key.pem") }
+    public var serverKey: String { path("localhost-key.pem") }
     /// A key of no certificate here.
     public var unrelatedKey: String { path("unrelated-key.pem") }
 
@@ -22,14 +22,8 @@ public struct TestCertificateAuthority: Sendable {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sade-tls-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let authority = TestCertificateAuthority(directory: directory)
-        let ec = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
-        try authority.openssl(["req", "-x509"] + ec + ["-keyout", "ca-key.pem", "-out", "ca.pem", "-days", "2", "-subj", "/CN=SADE test CA"])
-        try authority.openssl(["req"] + ec + ["-keyout", "server-key.pem", "-out", "server.csr", "-subj", "/CN=localhost"])
-        try Data("subjectAltName=DNS:localhost,IP:127.0.0.1\nextendedKeyUsage=serverAuth\n".utf8).write(to: directory.appendingPathComponent("server.ext"))
-        try authority.openssl([
-            "x509", "-req", "-in", "server.csr", "-CA", "ca.pem", "-CAkey", "ca-key.pem", "-CAcreateserial", "-out", "server.pem",
-            "-days", "2", "-extfile", "server.ext",
-        ])
+        try authority.openssl(["req", "-x509"] + Self.newKey + ["-keyout", "ca-key.pem", "-out", "ca.pem", "-days", "2", "-subj", "/CN=SADE test CA"])
+        _ = try authority.issue(commonName: "localhost")
         try authority.openssl(["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-out", "unrelated-key.pem"])
         return authority
     }
@@ -37,8 +31,7 @@ public struct TestCertificateAuthority: Sendable {
     /// A certificate for `commonName` (e.g. a platform's name) signed by this CA, valid
     /// for `127.0.0.1` and `localhost`; returns its and its key's file.
     public func issue(commonName: String) throws -> (certificate: String, key: String) {
-        let ec = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
-        try openssl(["req"] + ec + ["-keyout", "\(commonName)-key.pem", "-out", "\(commonName).csr", "-subj", "/CN=\(commonName)"])
+        try openssl(["req"] + Self.newKey + ["-keyout", "\(commonName)-key.pem", "-out", "\(commonName).csr", "-subj", "/CN=\(commonName)"])
         try Data("subjectAltName=DNS:localhost,IP:127.0.0.1\n".utf8).write(to: directory.appendingPathComponent("\(commonName).ext"))
         try openssl([
             "x509", "-req", "-in", "\(commonName).csr", "-CA", "ca.pem", "-CAkey", "ca-key.pem", "-CAcreateserial",
@@ -53,7 +46,7 @@ public struct TestCertificateAuthority: Sendable {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
         process.arguments = [
-            "-c", "openssl x509 -in server.pem -pubkey -noout | openssl pkey -pubin -outform der | openssl dgst -sha256 -binary | openssl base64 -A",
+            "-c", "openssl x509 -in localhost.pem -pubkey -noout | openssl pkey -pubin -outform der | openssl dgst -sha256 -binary | openssl base64 -A",
         ]
         process.currentDirectoryURL = directory
         let output = Pipe()
@@ -71,6 +64,9 @@ public struct TestCertificateAuthority: Sendable {
     public func remove() {
         try? FileManager.default.removeItem(at: directory)
     }
+
+    /// A new P-256 key, unencrypted.
+    private static let newKey = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
 
     private func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
 
