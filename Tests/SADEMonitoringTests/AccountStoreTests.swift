@@ -58,9 +58,15 @@ struct AccountStoreTests {
         #expect(try await store.authenticate(username: "nurse2", password: "sade-demo")?.id == other.id)
         let salts = try await raw("account", "passwordHash")
         #expect(Set(salts).count == 4, "the same password hashes differently for each account")
-        try await store.changePassword(of: second.id, to: "another-secret")
+        #expect(second.credentialsChangedAt == nil)
+        let changedAt = Date(timeIntervalSince1970: 1_800_000_123.25)
+        try await store.changePassword(of: second.id, to: "another-secret", at: changedAt)
         #expect(try await store.authenticate(username: "nurse4", password: "sade-demo") == nil)
-        #expect(try await store.authenticate(username: "nurse4", password: "another-secret") != nil)
+        #expect(try await store.authenticate(username: "nurse4", password: "another-secret")?.credentialsChangedAt == changedAt)
+        var renamed = try #require(try await store.account(id: second.id))
+        renamed.name = "N Four Renamed"
+        try await store.update(renamed)
+        #expect(try await store.account(id: second.id)?.credentialsChangedAt == changedAt, "kept by an update")
     }
 
     @Test("bad usernames, names and passwords are refused naming the field", arguments: AccountBackend.allCases)

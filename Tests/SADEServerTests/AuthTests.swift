@@ -100,6 +100,40 @@ struct AuthTests {
         }
     }
 
+    @Test("a new password or a new role ends the sessions begun before: their tokens are refused, a new login works")
+    func credentialChangesRevokeTokens() async throws {
+        try await ServerHarness.run { harness in
+            let admin = try await harness.login("admin")
+            let created = try await harness.request(
+                .post, "/api/v1/users", token: admin,
+                json: ["username": "nora", "name": "Nora", "role": "admin", "password": "first-password"])
+            #expect(created.status == .created, "\(created.text)")
+            let id = try #require(created.object?["id"] as? String)
+            let first = try await harness.login("nora", password: "first-password")
+            #expect(try await harness.request(.get, "/api/v1/auth/me", token: first).status == .ok)
+
+            harness.clock.advance(by: .seconds(1))
+            let changed = try await harness.request(.post, "/api/v1/users/\(id)/password", token: admin, json: ["password": "second-password"])
+            #expect(changed.status == .noContent, "\(changed.text)")
+            let refused = try await harness.request(.get, "/api/v1/auth/me", token: first)
+            #expect(refused.status == .unauthorized)
+            #expect(refused.errorMessage?.contains("password or role changed") == true, "\(refused.text)")
+            let second = try await harness.login("nora", password: "second-password")
+            #expect(try await harness.request(.get, "/api/v1/auth/me", token: second).status == .ok)
+
+            harness.clock.advance(by: .seconds(1))
+            let demoted = try await harness.request(.put, "/api/v1/users/\(id)", token: admin, json: ["role": "nurse"])
+            #expect(demoted.status == .ok, "\(demoted.text)")
+            #expect(try await harness.request(.get, "/api/v1/auth/me", token: second).status == .unauthorized, "the role changed")
+            harness.clock.advance(by: .seconds(1))
+            let renamed = try await harness.request(.put, "/api/v1/users/\(id)", token: admin, json: ["name": "Nora B"])
+            #expect(renamed.status == .ok, "\(renamed.text)")
+            let third = try await harness.login("nora", password: "second-password")
+            #expect(try await harness.request(.put, "/api/v1/users/\(id)", token: admin, json: ["name": "Nora C"]).status == .ok)
+            #expect(try await harness.request(.get, "/api/v1/auth/me", token: third).status == .ok, "a new name ends no session")
+        }
+    }
+
     @Test("every answer carries the security headers, errors included; the API's are not cached; the dashboard keeps its own policy")
     func securityHeaders() async throws {
         try await ServerHarness.run { harness in

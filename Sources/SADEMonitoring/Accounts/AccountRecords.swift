@@ -14,10 +14,11 @@ public protocol AccountRecords: Sendable {
     /// - Throws: ``MonitoringError/notFound(_:)``, or ``MonitoringError/conflict(_:)``
     ///   when another account has its username.
     func update(_ account: UserAccount) async throws(MonitoringError)
-    /// Sets an account's password hash.
+    /// Sets an account's password hash, changed at `now` (login tokens issued before
+    /// are no longer accepted: ``UserAccount/credentialsChangedAt``).
     ///
     /// - Throws: ``MonitoringError/notFound(_:)``.
-    func setPasswordHash(_ hash: String, of id: String) async throws(MonitoringError)
+    func setPasswordHash(_ hash: String, of id: String, at now: Date) async throws(MonitoringError)
     /// Removes an account; returns whether it existed.
     func delete(_ id: String) async throws(MonitoringError) -> Bool
     /// The account with this identifier, with its password hash.

@@ -23,6 +23,7 @@ struct AccountRow: Codable, FetchableRecord, PersistableRecord {
     var location: String?
     var createdAt: Double
     var passwordHash: String
+    var credentialsChangedAt: Double?
 
     init(_ account: UserAccount, passwordHash: String) {
         id = account.id
@@ -45,13 +46,15 @@ struct AccountRow: Codable, FetchableRecord, PersistableRecord {
         patientID = account.patientID?.rawValue
         projectID = account.projectID
         location = account.location
+        credentialsChangedAt = account.credentialsChangedAt?.timeIntervalSince1970
     }
 
     var account: UserAccount {
         UserAccount(
             id: id, username: username, name: name, role: UserRole(rawValue: role) ?? .patient, email: email,
             staffID: staffID, patientID: patientID.map(PatientID.init(rawValue:)), projectID: projectID, location: location,
-            createdAt: Date(timeIntervalSince1970: createdAt)
+            createdAt: Date(timeIntervalSince1970: createdAt),
+            credentialsChangedAt: credentialsChangedAt.map(Date.init(timeIntervalSince1970:))
         )
     }
 }

@@ -53,10 +53,10 @@ public struct AccountStore: Sendable {
         try await records.update(account)
     }
 
-    /// Sets a new password.
-    public func changePassword(of id: String, to password: String) async throws(MonitoringError) {
+    /// Sets a new password at `now`; the login tokens issued before stop working.
+    public func changePassword(of id: String, to password: String, at now: Date = Date()) async throws(MonitoringError) {
         try Self.validate(password: password)
-        try await records.setPasswordHash(await hasher.hash(password), of: id)
+        try await records.setPasswordHash(await hasher.hash(password), of: id, at: now)
     }
 
     /// Removes an account; returns whether it existed.

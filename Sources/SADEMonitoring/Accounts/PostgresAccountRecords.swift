@@ -42,7 +42,8 @@ public struct PostgresAccountRecords: AccountRecords, DeviceTokenRecords {
                             revoked_at DOUBLE PRECISION
                         );
                         CREATE INDEX device_token_by_patient ON device_token (patient_id);
-                        """)
+                        """),
+                    .init("v2-credentials-changed", "ALTER TABLE account ADD COLUMN credentials_changed_at DOUBLE PRECISION"),
                 ])
         } catch {
             throw Self.error(error)
@@ -51,7 +52,8 @@ public struct PostgresAccountRecords: AccountRecords, DeviceTokenRecords {
 
     // MARK: Accounts
 
-    private static let accountColumns = "id, username, name, role, email, staff_id, patient_id, project_id, location, created_at, password_hash"
+    private static let accountColumns =
+        "id, username, name, role, email, staff_id, patient_id, project_id, location, created_at, password_hash, credentials_changed_at"
 
     public func insert(_ account: UserAccount, passwordHash: String) async throws(MonitoringError) {
         do {
@@ -60,7 +62,7 @@ public struct PostgresAccountRecords: AccountRecords, DeviceTokenRecords {
                 INSERT INTO account (\(unescaped: Self.accountColumns))
                 VALUES (\(account.id), \(account.username), \(account.name), \(account.role.rawValue), \(account.email), \(account.staffID),
                         \(account.patientID?.rawValue), \(account.projectID), \(account.location), \(account.createdAt.timeIntervalSince1970),
-                        \(passwordHash))
+                        \(passwordHash), \(account.credentialsChangedAt?.timeIntervalSince1970))
                 """)
         } catch let failure where failure.isUniqueViolation && failure.constraint == "account_username" {
             throw .conflict("the username \(account.username) is taken")
@@ -76,7 +78,8 @@ public struct PostgresAccountRecords: AccountRecords, DeviceTokenRecords {
                 """
                 UPDATE account SET username = \(account.username), name = \(account.name), role = \(account.role.rawValue),
                     email = \(account.email), staff_id = \(account.staffID), patient_id = \(account.patientID?.rawValue),
-                    project_id = \(account.projectID), location = \(account.location)
+                    project_id = \(account.projectID), location = \(account.location),
+                    credentials_changed_at = \(account.credentialsChangedAt?.timeIntervalSince1970)
                 WHERE id = \(account.id) RETURNING id
                 """)
         } catch let failure where failure.isUniqueViolation && failure.constraint == "account_username" {
@@ -87,8 +90,9 @@ public struct PostgresAccountRecords: AccountRecords, DeviceTokenRecords {
         guard !rows.isEmpty else { throw .notFound("no account \(account.id)") }
     }
 
-    public func setPasswordHash(_ hash: String, of id: String) async throws(MonitoringError) {
-        let rows = try await query("UPDATE account SET password_hash = \(hash) WHERE id = \(id) RETURNING id")
+    public func setPasswordHash(_ hash: String, of id: String, at now: Date) async throws(MonitoringError) {
+        let rows = try await query(
+            "UPDATE account SET password_hash = \(hash), credentials_changed_at = \(now.timeIntervalSince1970) WHERE id = \(id) RETURNING id")
         guard !rows.isEmpty else { throw .notFound("no account \(id)") }
     }
 
@@ -128,12 +132,12 @@ public struct PostgresAccountRecords: AccountRecords, DeviceTokenRecords {
 
     private static func account(_ row: PostgresRow) throws(MonitoringError) -> (account: UserAccount, passwordHash: String) {
         do {
-            let (id, username, name, role, email, staffID, patientID, projectID, location, createdAt, hash) = try row.decode(
-                (String, String, String, String, String?, String?, String?, Int, String?, Double, String).self)
+            let (id, username, name, role, email, staffID, patientID, projectID, location, createdAt, hash, changedAt) = try row.decode(
+                (String, String, String, String, String?, String?, String?, Int, String?, Double, String, Double?).self)
             let account = UserAccount(
                 id: id, username: username, name: name, role: UserRole(rawValue: role) ?? .patient, email: email, staffID: staffID,
                 patientID: patientID.map(PatientID.init(rawValue:)), projectID: projectID, location: location,
-                createdAt: Date(timeIntervalSince1970: createdAt))
+                createdAt: Date(timeIntervalSince1970: createdAt), credentialsChangedAt: changedAt.map(Date.init(timeIntervalSince1970:)))
             return (account, hash)
         } catch {
             throw .storage("an account row is unreadable: \(error)")

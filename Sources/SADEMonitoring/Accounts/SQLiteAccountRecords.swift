@@ -30,10 +30,11 @@ struct SQLiteAccountRecords: AccountRecords, DeviceTokenRecords {
         }
     }
 
-    func setPasswordHash(_ hash: String, of id: String) async throws(MonitoringError) {
+    func setPasswordHash(_ hash: String, of id: String, at now: Date) async throws(MonitoringError) {
         try write { db in
             guard var row = try AccountRow.fetchOne(db, key: id) else { throw MonitoringError.notFound("no account \(id)") }
             row.passwordHash = hash
+            row.credentialsChangedAt = now.timeIntervalSince1970
             try row.update(db)
         }
     }

@@ -27,12 +27,15 @@ public struct UserAccount: Hashable, Sendable, Codable, Identifiable {
     public var location: String?
     /// When the account was created.
     public var createdAt: Date
+    /// When its password or role last changed: login tokens issued before are no longer
+    /// accepted (`nil`: never changed).
+    public var credentialsChangedAt: Date?
 
     /// Creates an account value.
     public init(
         id: String = UUID().uuidString, username: String, name: String, role: UserRole, email: String? = nil,
         staffID: StaffID? = nil, patientID: PatientID? = nil, projectID: Int = 0, location: String? = nil,
-        createdAt: Date = Date()
+        createdAt: Date = Date(), credentialsChangedAt: Date? = nil
     ) {
         self.id = id
         self.username = username
@@ -44,5 +47,6 @@ public struct UserAccount: Hashable, Sendable, Codable, Identifiable {
         self.projectID = projectID
         self.location = location
         self.createdAt = createdAt
+        self.credentialsChangedAt = credentialsChangedAt
     }
 }

@@ -66,6 +66,8 @@ public struct UserAdministration: Sendable {
         if account.id == caller.id, account.role != .admin {
             throw MonitoringError.conflict("you cannot take away your own admin role: another admin must do it")
         }
+        // A new role ends the sessions begun under the old one (the same for a new password).
+        account.credentialsChangedAt = account.role == before.role ? before.credentialsChangedAt : system.now()
         let worker = try await linkRecords(of: &account, links: links)
         try await system.accounts.update(account)
         if let worker {

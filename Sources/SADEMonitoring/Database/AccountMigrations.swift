@@ -27,5 +27,8 @@ package enum AccountMigrations {
                 table.column("revokedAt", .double)
             }
         }
+        migrator.registerMigration("accounts-v2-credentials-changed") { db in
+            try db.alter(table: "account") { table in table.add(column: "credentialsChangedAt", .double) }
+        }
     }
 }

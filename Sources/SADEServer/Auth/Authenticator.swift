@@ -16,9 +16,12 @@ struct Authenticator: Sendable {
             }
             return (device.account, nil)
         }
-        let (id, expiresAt) = try await tokens.verify(token)
+        let (id, issuedAt, expiresAt) = try await tokens.verify(token)
         guard let account = try await accounts.account(id: id) else {
             throw APIError.unauthenticated("the account of this token no longer exists")
+        }
+        if let changed = account.credentialsChangedAt, issuedAt < changed {
+            throw APIError.unauthenticated("the bearer token was issued before the account's password or role changed: log in again")
         }
         return (account, expiresAt)
     }

@@ -49,7 +49,7 @@ public struct TokenIssuer: Sendable {
     /// The account identifier a valid, unexpired token names, and when it expires.
     ///
     /// - Throws: ``APIError`` 401 when the token is malformed, badly signed or expired.
-    public func verify(_ token: String) async throws -> (accountID: String, expiresAt: Date) {
+    public func verify(_ token: String) async throws -> (accountID: String, issuedAt: Date, expiresAt: Date) {
         let claims: Claims
         do {
             claims = try await keys.verify(token, as: Claims.self)
@@ -57,7 +57,7 @@ public struct TokenIssuer: Sendable {
             throw APIError.unauthenticated("the bearer token is not valid")
         }
         guard claims.exp.value > now() else { throw APIError.unauthenticated("the bearer token has expired: log in again") }
-        return (claims.sub.value, claims.exp.value)
+        return (claims.sub.value, claims.iat.value, claims.exp.value)
     }
 
     /// A random secret for a server that was not given one (tokens then die with it).

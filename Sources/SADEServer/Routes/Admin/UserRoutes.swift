@@ -64,7 +64,7 @@ extension MonitoringServer {
             struct NewPassword: Decodable { let password: String }
             let account = try await registeredAccount(context)
             let input = try await request.decode(as: NewPassword.self, context: context)
-            try await system.accounts.changePassword(of: account.id, to: input.password)
+            try await system.accounts.changePassword(of: account.id, to: input.password, at: system.now())
             return AdminInput.noContent()
         }
     }

@@ -9,8 +9,8 @@ extension MonitoringServer {
     /// and escalations of the caller's patients, as they happen. Browsers' `EventSource`
     /// cannot send headers, so the token may come as `?access_token=`. A comment line
     /// every 15 s keeps proxies from closing the stream; it ends at server shutdown, when
-    /// the token expires, and when the caller's account is deleted or changes role (the
-    /// account is read again every 30 s).
+    /// the token expires, and when the caller's account is deleted or changes role or
+    /// password (the account is read again every 30 s).
     func addEventRoutes(to api: RouterGroup<MonitoringRequestContext>) {
         api.get("events") { _, context -> Response in
             let caller = try context.requireCaller()
@@ -46,7 +46,9 @@ extension MonitoringServer {
                         continue
                     }
                     if ContinuousClock.now - refreshed > .seconds(30) {
-                        guard let current = try await accounts.account(id: caller.id), current.role == caller.role else { break }
+                        guard let current = try await accounts.account(id: caller.id), current.role == caller.role,
+                            current.credentialsChangedAt == caller.credentialsChangedAt
+                        else { break }
                         readable = try await access.readablePatients(for: current)
                         refreshed = ContinuousClock.now
                     }
