@@ -43,20 +43,10 @@ public struct TestCertificateAuthority: Sendable {
     /// The base64 SHA-256 of the server certificate's public key (its SPKI), as
     /// Chromium's `--ignore-certificate-errors-spki-list` takes it.
     public func serverKeyHash() throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = [
-            "-c", "openssl x509 -in localhost.pem -pubkey -noout | openssl pkey -pubin -outform der | openssl dgst -sha256 -binary | openssl base64 -A",
-        ]
-        process.currentDirectoryURL = directory
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let hash = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        guard process.terminationStatus == 0, hash.count == 44 else { throw TestToolError("the server key's hash could not be made: \(hash)") }
+        let pipeline = "openssl x509 -in localhost.pem -pubkey -noout | openssl pkey -pubin -outform der | openssl dgst -sha256 -binary | openssl base64 -A"
+        let (status, output, _) = try run("/bin/sh", ["-c", pipeline])
+        let hash = output.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard status == 0, hash.count == 44 else { throw TestToolError("the server key's hash could not be made: \(hash)") }
         return hash
     }
 
@@ -71,19 +61,23 @@ public struct TestCertificateAuthority: Sendable {
     private func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
 
     private func openssl(_ arguments: [String]) throws {
+        let (status, _, errors) = try run("/usr/bin/env", ["openssl"] + arguments)
+        guard status == 0 else { throw TestToolError("openssl \(arguments.prefix(2).joined(separator: " ")) failed: \(errors)") }
+    }
+
+    /// Runs `executable` in the folder; its exit status, output and errors (small: read one after the other).
+    private func run(_ executable: String, _ arguments: [String]) throws -> (status: Int32, output: String, errors: String) {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["openssl"] + arguments
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
         process.currentDirectoryURL = directory
-        let errors = Pipe()
+        let output = Pipe(), errors = Pipe()
+        process.standardOutput = output
         process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
         try process.run()
-        let message = errors.fileHandleForReading.readDataToEndOfFile()
+        let written = output.fileHandleForReading.readDataToEndOfFile(), complaints = errors.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw TestToolError("openssl \(arguments.prefix(2).joined(separator: " ")) failed: \(String(decoding: message, as: UTF8.self))")
-        }
+        return (process.terminationStatus, String(decoding: written, as: UTF8.self), String(decoding: complaints, as: UTF8.self))
     }
 }
 
