@@ -118,6 +118,20 @@ extension PostgresHealthStore {
         }
     }
 
+    /// The known patients among `ids`, in one query.
+    public func patients(_ ids: Set<PatientID>) async throws(HealthError) -> [PatientID: Patient] {
+        for id in ids { try id.validate() }
+        guard !ids.isEmpty else { return [:] }
+        return try await read { [database] connection in
+            var binds = PostgresBindings()
+            binds.append(ids.map(\.rawValue).sorted())
+            let patients = try await connection.rows(
+                PostgresQuery(unsafeSQL: "SELECT \(Self.patientColumns) FROM patient WHERE id = ANY($1)", binds: binds), database
+            ).map(Self.patient)
+            return Dictionary(patients.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        }
+    }
+
     /// The patients interned in `sector` (every patient when `nil`), by name.
     public func patients(in sector: SectorID?) async throws(HealthError) -> [Patient] {
         if let sector { try HealthText.validateIdentifier(sector, field: "sector") }
@@ -145,16 +159,23 @@ extension PostgresHealthStore {
     public func workers(in sector: SectorID?) async throws(HealthError) -> [HealthCareWorker] {
         if let sector { try HealthText.validateIdentifier(sector, field: "sector") }
         return try await read { [database] connection in
-            var workers: [HealthCareWorker] = []
-            for row in try await connection.rows(
+            // The workers, then all their sectors in one query.
+            let rows = try await connection.rows(
                 PostgresQuery(
                     unsafeSQL: """
                         SELECT \(Self.workerColumns) FROM worker
                         WHERE $1::TEXT IS NULL OR id IN (SELECT worker FROM worker_sector WHERE sector = $1) ORDER BY name COLLATE "C", id COLLATE "C"
                         """, binds: Self.binds(sector)), database)
-            {
-                workers.append(try await Self.worker(row, connection, database))
+            var workers = try rows.map { try Self.worker($0, sectors: []) }
+            guard !workers.isEmpty else { return [] }
+            var binds = PostgresBindings()
+            binds.append(workers.map(\.id))
+            var sectors: [StaffID: Set<SectorID>] = [:]
+            for row in try await connection.rows(PostgresQuery(unsafeSQL: "SELECT worker, sector FROM worker_sector WHERE worker = ANY($1)", binds: binds), database) {
+                let (worker, sector) = try row.decode((String, String).self)
+                sectors[worker, default: []].insert(sector)
             }
+            for index in workers.indices { workers[index].sectors = sectors[workers[index].id] ?? [] }
             return workers
         }
     }
@@ -229,9 +250,15 @@ extension PostgresHealthStore {
 
     /// A worker from its row; its sectors are read from `worker_sector`.
     private static func worker(_ row: PostgresRow, _ connection: PostgresConnection, _ database: PostgresPool) async throws -> HealthCareWorker {
+        var worker = try worker(row, sectors: [])
+        worker.sectors = Set(try await connection.rows("SELECT sector FROM worker_sector WHERE worker = \(worker.id)", database).map { try $0.decode(String.self) })
+        return worker
+    }
+
+    /// A worker from its row, with `sectors`.
+    private static func worker(_ row: PostgresRow, sectors: Set<SectorID>) throws -> HealthCareWorker {
         let (id, name, role, licence, email, phone, onDuty) = try row.decode((String, String, String, String?, String?, String?, Bool).self)
         guard let role = HealthCareWorker.Role(rawValue: role) else { throw HealthError.storage("worker \(id) has an unknown role") }
-        let sectors = Set(try await connection.rows("SELECT sector FROM worker_sector WHERE worker = \(id)", database).map { try $0.decode(String.self) })
         return HealthCareWorker(id: id, name: name, role: role, licence: licence, email: email, phone: phone, sectors: sectors, onDuty: onDuty)
     }
 }

@@ -112,6 +112,21 @@ struct PostgresSampleFilter {
         }
     }
 
+    /// Samples of `patient` or of every patient `policy` may read of each of `types`
+    /// (the same patients for each), whatever their type: the caller names the types.
+    ///
+    /// - Throws: as ``init(_:patient:policy:)``, for any of the types.
+    init(patientsOf types: [HealthType], patient: PatientID?, policy: AccessPolicy) throws(HealthError) {
+        if let patient {
+            try patient.validate()
+            for type in types { try policy.require(.read, type, of: patient) }
+            add("patient = $", patient.rawValue)
+        } else if let type = types.first, let allowed = policy.patients(.read, type) {
+            matchesNothing = allowed.isEmpty
+            add("patient = ANY($)", allowed.map(\.rawValue).sorted())
+        }
+    }
+
     /// Adds a condition; its `$` is numbered after the parameters so far.
     mutating func add(_ condition: String, _ value: some PostgresDynamicTypeEncodable) {
         binds.append(value)

@@ -20,8 +20,8 @@ package final class NodeEventRelay<Event: Codable & Sendable>: Sendable {
     let channel: String
     let node: String
     let logger: Logger
-    /// `event` in smaller parts when it can be split (by halves), `nil` when not.
-    private let split: @Sendable (Event) -> [Event]?
+    /// `event` in about as many smaller parts as asked, `nil` when it cannot be split.
+    private let split: @Sendable (Event, Int) -> [Event]?
     /// Hands another node's event to this node's subscribers.
     private let deliver: @Sendable (Event) async -> Void
     /// Events handed here and not sent yet (the oldest dropped beyond 10,000; vital ones
@@ -37,7 +37,7 @@ package final class NodeEventRelay<Event: Codable & Sendable>: Sendable {
     }
 
     package init(
-        pool: PostgresPool, channel: String, node: String, logger: Logger, split: @escaping @Sendable (Event) -> [Event]? = { _ in nil },
+        pool: PostgresPool, channel: String, node: String, logger: Logger, split: @escaping @Sendable (Event, Int) -> [Event]? = { _, _ in nil },
         deliver: @escaping @Sendable (Event) async -> Void
     ) {
         self.pool = pool
@@ -140,34 +140,59 @@ package final class NodeEventRelay<Event: Codable & Sendable>: Sendable {
     }
 
     /// The events as notification payloads of at most ``payloadLimit`` bytes each; an
-    /// event too large for one is split in halves until each part fits.
+    /// event too large for one is split into as many parts as its size asks for (again
+    /// while a part is still too large). Each event is encoded once, and the envelopes
+    /// are written around the encoded events.
     package func payloads(_ events: [Event]) -> [String] {
+        let encoder = JSONEncoder()
+        let head = "{\"node\":\(encodedNode),\"events\":["
+        let room = Self.payloadLimit - head.utf8.count - 2  // "]}"
         var payloads: [String] = []
-        var batch: [Event] = []
-        for event in events.flatMap(fitting) {
-            if let payload = encoded(batch + [event]), payload.utf8.count <= Self.payloadLimit {
-                batch.append(event)
-            } else {
-                if !batch.isEmpty, let payload = encoded(batch) { payloads.append(payload) }
-                batch = [event]
+        var batch: [String] = []
+        var size = 0
+        for item in events.flatMap({ fitting($0, room: room, encoder: encoder) }) {
+            let added = item.utf8.count + (batch.isEmpty ? 0 : 1)
+            if size + added > room, !batch.isEmpty {
+                payloads.append(head + batch.joined(separator: ",") + "]}")
+                batch = []
+                size = 0
             }
+            size += item.utf8.count + (batch.isEmpty ? 0 : 1)
+            batch.append(item)
         }
-        if !batch.isEmpty, let payload = encoded(batch) { payloads.append(payload) }
+        if !batch.isEmpty { payloads.append(head + batch.joined(separator: ",") + "]}") }
         return payloads
     }
 
-    /// `event` in parts that each fit in a notification alone; nothing (and a warning)
-    /// for an event that cannot be split and does not fit.
-    private func fitting(_ event: Event) -> [Event] {
-        if let alone = encoded([event]), alone.utf8.count <= Self.payloadLimit { return [event] }
-        guard let parts = split(event) else {
+    /// `event` encoded, in parts of at most `room` bytes each; nothing (and a warning)
+    /// for an event that cannot be encoded, or cannot be split and does not fit.
+    private func fitting(_ event: Event, room: Int, encoder: JSONEncoder) -> [String] {
+        guard let data = try? encoder.encode(event) else {
+            logger.warning("a live event that cannot be encoded was left out", metadata: ["channel": "\(channel)"])
+            return []
+        }
+        if data.count <= room { return [String(decoding: data, as: UTF8.self)] }
+        // Parts a little smaller than the room on average, so that an uneven split still fits.
+        let count = max(2, (data.count * 5 / 4 + room - 1) / room)
+        guard let parts = split(event, count), parts.count > 1 else {
             logger.warning("a live event too large to relay was left out", metadata: ["channel": "\(channel)"])
             return []
         }
-        return parts.flatMap(fitting)
+        return parts.flatMap { fitting($0, room: room, encoder: encoder) }
     }
 
-    private func encoded(_ events: [Event]) -> String? {
-        (try? JSONEncoder().encode(Envelope(node: node, events: events))).map { String(decoding: $0, as: UTF8.self) }
+    /// This node's name as a JSON string.
+    private var encodedNode: String {
+        (try? JSONEncoder().encode(node)).map { String(decoding: $0, as: UTF8.self) } ?? "\"\""
+    }
+}
+
+extension Array {
+    /// The elements in `count` consecutive parts of nearly equal size (fewer when there
+    /// are fewer elements), for a relay's `split`.
+    package func inParts(_ count: Int) -> [ArraySlice<Element>] {
+        let parts = Swift.min(Swift.max(1, count), self.count)
+        guard parts > 0 else { return [] }
+        return (0..<parts).map { part in self[(self.count * part / parts)..<(self.count * (part + 1) / parts)] }
     }
 }

@@ -18,6 +18,8 @@ public protocol ClinicalRegistry: Sendable {
     func patient(_ id: PatientID) async throws(HealthError) -> Patient?
     /// The patients interned in `sector` (every patient when `nil`), by name.
     func patients(in sector: SectorID?) async throws(HealthError) -> [Patient]
+    /// The known patients among `ids`, by id (those not known are absent).
+    func patients(_ ids: Set<PatientID>) async throws(HealthError) -> [PatientID: Patient]
     /// The worker, if known.
     func worker(_ id: StaffID) async throws(HealthError) -> HealthCareWorker?
     /// The workers assigned to `sector` (every worker when `nil`), by name.
@@ -29,4 +31,14 @@ public protocol ClinicalRegistry: Sendable {
     func discharge(_ patient: PatientID) async throws(HealthError)
     /// Removes a patient and every sample about them.
     func remove(_ patient: PatientID) async throws(HealthError)
+}
+
+extension ClinicalRegistry {
+    /// The known patients among `ids`, read one by one (a store that can read them in
+    /// one query does so).
+    public func patients(_ ids: Set<PatientID>) async throws(HealthError) -> [PatientID: Patient] {
+        var found: [PatientID: Patient] = [:]
+        for id in ids.sorted(by: { $0.rawValue < $1.rawValue }) { found[id] = try await patient(id) }
+        return found
+    }
 }

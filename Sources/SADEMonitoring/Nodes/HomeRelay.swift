@@ -24,7 +24,7 @@ extension NodeEventRelay where Event == HomeNews {
     /// events reach this node's bus (a state reported elsewhere confirms an actuator call
     /// made here), news this node's agents if they run here.
     package convenience init(pool: PostgresPool, home: HomeService, node: String, logger: Logger) {
-        self.init(pool: pool, channel: Self.channel, node: node, logger: logger, split: Self.halves) { news in
+        self.init(pool: pool, channel: Self.channel, node: node, logger: logger, split: Self.parts) { news in
             switch news {
             case .event(let event):
                 home.events.publishRelayed(event)
@@ -37,17 +37,15 @@ extension NodeEventRelay where Event == HomeNews {
         home.forward { [weak self] news in self?.enqueue(.agents(news), vital: true) }
     }
 
-    /// A batch's facts in two halves of its hazards and batteries (facts too large for one notification).
-    private static func halves(_ news: HomeNews) -> [HomeNews]? {
+    /// A batch's facts in `count` parts of its hazards and batteries (facts too large for one notification).
+    private static func parts(_ news: HomeNews, count: Int) -> [HomeNews]? {
         guard case .agents(.facts(let flat, let facts)) = news else { return nil }
         let reports = facts.hazards.map { HomeFacts(hazards: [$0]) } + facts.batteries.map { HomeFacts(batteries: [$0]) }
         guard reports.count > 1 else { return nil }
-        let middle = reports.count / 2
-        func merged(_ part: ArraySlice<HomeFacts>) -> HomeFacts {
-            HomeFacts(hazards: part.flatMap(\.hazards), batteries: part.flatMap(\.batteries))
+        return reports.inParts(count).enumerated().map { index, part in
+            var merged = HomeFacts(hazards: part.flatMap(\.hazards), batteries: part.flatMap(\.batteries))
+            if index == 0 { merged.lastActivity = facts.lastActivity }
+            return .agents(.facts(flat: flat, merged))
         }
-        var first = merged(reports[..<middle])
-        first.lastActivity = facts.lastActivity
-        return [.agents(.facts(flat: flat, first)), .agents(.facts(flat: flat, merged(reports[middle...])))]
     }
 }

@@ -12,17 +12,17 @@ extension NodeEventRelay where Event == MonitoringEvent {
 
     /// A relay of what is published on `hub` to the other nodes' hubs, and back.
     package convenience init(pool: PostgresPool, hub: MonitoringEventHub, node: String, logger: Logger) {
-        self.init(pool: pool, channel: Self.channel, node: node, logger: logger, split: Self.halves) { event in hub.publishRelayed(event) }
+        self.init(pool: pool, channel: Self.channel, node: node, logger: logger, split: Self.parts) { event in hub.publishRelayed(event) }
         hub.relay { [weak self] event in self?.enqueue(event) }
     }
 
-    /// A samples event of several observations in two halves (an event too large for one notification).
-    private static func halves(_ event: MonitoringEvent) -> [MonitoringEvent]? {
+    /// A samples event of several observations in `count` parts (an event too large for one notification).
+    private static func parts(_ event: MonitoringEvent, count: Int) -> [MonitoringEvent]? {
         guard case .samples(let samples) = event, samples.observations.count > 1 else { return nil }
-        let middle = samples.observations.count / 2
-        var first = samples, second = samples
-        first.observations = Array(samples.observations[..<middle])
-        second.observations = Array(samples.observations[middle...])
-        return [.samples(first), .samples(second)]
+        return samples.observations.inParts(count).map { observations in
+            var part = samples
+            part.observations = Array(observations)
+            return .samples(part)
+        }
     }
 }

@@ -74,14 +74,19 @@ actor AlertDispatcher {
     /// Finds the assignee by Contract Net, raises the alert through the desk with its
     /// escalation policy, records it. Returns the alert's id.
     private func raise(_ anomaly: Anomaly, category: AlertCategory, deduplicationKey: String, agent: Agent) async throws -> UUID {
-        let patient = try await registry.patient(anomaly.patient)
+        // Independent reads go together: the patient with the sectors, the Contract Net
+        // with the sector's doctors (each a trip to the database when it is shared).
+        async let record = registry.patient(anomaly.patient)
+        async let sectors = registry.sectors(of: nil)
+        let patient = try await record
         var sector: HospitalSector?
         var assignee: StaffID?
         var doctors: [StaffID] = []
-        if let id = patient?.sector, let found = try await registry.sectors(of: nil).first(where: { $0.id == id }) {
+        if let id = patient?.sector, let found = try await sectors.first(where: { $0.id == id }) {
             sector = found
+            async let onDuty = sectorDoctors(found)
             assignee = await assign(anomaly, sector: found, agent: agent)
-            doctors = try await sectorDoctors(found)
+            doctors = try await onDuty
         }
         let mailingList = sector?.mailingList ?? []
         let policy: EscalationPolicy

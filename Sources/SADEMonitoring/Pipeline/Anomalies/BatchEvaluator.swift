@@ -54,12 +54,11 @@ actor BatchEvaluator {
                 agent.logger.warning("patients unavailable for the missing-data check", metadata: ["error": "\(error)"])
             }
         }
-        for patient in Set(samples.map(\.patient)) where records[patient] == nil {
-            do {
-                records[patient] = try await registry.patient(patient)
-            } catch {
-                agent.logger.warning("patient record unavailable", metadata: ["patient": "\(patient)", "error": "\(error)"])
-            }
+        let unread = Set(samples.map(\.patient)).filter { records[$0] == nil }
+        do {
+            records.merge(try await registry.patients(unread)) { first, _ in first }
+        } catch {
+            agent.logger.warning("patient records unavailable", metadata: ["patients": "\(unread.count)", "error": "\(error)"])
         }
         return (samples, records)
     }

@@ -112,6 +112,16 @@ struct HealthStoreAnchoredQueryTests {
             #expect(together[heart.identifier]?.added == Array(later.prefix(2)))
             #expect(together[breath.identifier]?.added.count == 1)
             #expect(together[oxygen.identifier]?.added.isEmpty == true)
+
+            // Deletions come with each type's page, up to where it ended.
+            try await store.delete([later[0].id, later[2].id], as: .system)
+            let next = [heart.identifier: together[heart.identifier]?.anchor ?? .start]
+            let afterDeletion = try await store.changes([heart, breath], patient: nil, since: next, limit: 1, as: .system)
+            for type in [heart, breath] {
+                let alone = try await store.changes(type, patient: nil, since: next[type.identifier] ?? .start, limit: 1, as: .system)
+                #expect(afterDeletion[type.identifier] == alone, "\(type)")
+            }
+            #expect(afterDeletion[heart.identifier]?.deleted == [later[0].id, later[2].id])
             await #expect(throws: HealthError.self) {
                 try await store.changes([heart], patient: nil, since: [:], limit: 0, as: .system)
             }

@@ -36,6 +36,17 @@ struct HealthStoreAuthorizationTests {
         #expect(otherType == .notAuthorized(principal: agent, access: .read, type: "respiratoryRate", patient: "p-1"))
         let changes = try await store.changes(.quantity(.heartRate), patient: nil, since: .start, limit: nil, as: agent)
         #expect(changes.added.map(\.patient) == ["p-1"])
+        // Several types at once: each as alone, whether the grants cover both types alike or not.
+        let types: [HealthType] = [.quantity(.heartRate), .quantity(.respiratoryRate)]
+        let both = try await store.changes(types, patient: nil, since: [:], limit: nil, as: agent)
+        #expect(both["heartRate"]?.added.map(\.patient) == ["p-1"])
+        #expect(both["respiratoryRate"]?.added.isEmpty == true)
+        try await store.grant(AccessGrant(agent, .read, types: [.quantity(.respiratoryRate)], patients: ["p-1"]))
+        let alike = try await store.changes(types, patient: nil, since: [:], limit: nil, as: agent)
+        #expect(alike["heartRate"]?.added.map(\.value) == [pulse(70, "p-1", at: 0).value])
+        #expect(alike["respiratoryRate"]?.added.map(\.patient) == ["p-1"])
+        let forbidden = await healthError { _ = try await store.changes(types, patient: "p-2", since: [:], limit: nil, as: agent) }
+        #expect(forbidden == .notAuthorized(principal: agent, access: .read, type: "heartRate", patient: "p-2"))
 
         try await store.grant(AccessGrant(agent, .read, types: [.quantity(.heartRate)]))
         #expect(Set(try await store.samples(SampleQuery(.quantity(.heartRate)), as: agent).map(\.patient)) == ["p-1", "p-2"])

@@ -42,6 +42,8 @@ struct HealthStoreClinicalRegistryTests {
             #expect(try await store.patient("p-1") == patient.patient)
             #expect(try await store.patient("p-1").map { COVID19Patient($0).onRespirator } == true)
             #expect(try await store.patient("nobody") == nil)
+            #expect(try await store.patients(["p-1", "nobody"]) == ["p-1": patient.patient])
+            #expect(try await store.patients([]).isEmpty)
             #expect(try await store.worker("dr-ana") == doctor)
             #expect(try await store.workers(in: "icu") == [doctor, nurse].sorted { $0.name < $1.name })
             #expect(try await store.workers(in: "covid") == [doctor])
