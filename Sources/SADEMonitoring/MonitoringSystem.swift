@@ -132,6 +132,8 @@ public final class MonitoringSystem: Sendable {
     private let renewals = Mutex<Task<Void, Never>?>(nil)
     /// The live events' relay to the other nodes, once started.
     private let relay = Mutex<MonitoringEventRelay?>(nil)
+    /// What the other nodes' clients watch, once started.
+    private let interest = Mutex<LiveInterest?>(nil)
     /// The homes' events and facts relay to the other nodes, once started.
     private let homeRelay = Mutex<HomeRelay?>(nil)
     /// What runs on the evaluating node only (the home agents, the issue track's office).
@@ -282,6 +284,12 @@ public final class MonitoringSystem: Sendable {
     /// Whether this node evaluates the samples now (always, alone).
     public var evaluates: Bool { pipeline.gate.isOpen }
 
+    /// Whether a client of another node watches live events of `kind` now (always true
+    /// of alerts and what follows them; false with no other node).
+    package func othersWatch(_ kind: MonitoringEvent.Kind) -> Bool {
+        interest.withLock { $0 }?.othersWant(kind) ?? false
+    }
+
     /// The leases this node holds, by name, with when each runs out unless renewed.
     public var heldLeases: [String: Date] {
         guard let held = evaluationLease?.held else { return [:] }
@@ -343,7 +351,13 @@ public final class MonitoringSystem: Sendable {
             keep(await onNotification(Self.staffChannel, on: postgres) { [pipeline, logger] in
                 do { try await pipeline.refreshStaff() } catch { logger.warning("care-worker agents not refreshed", metadata: ["error": "\(error)"]) }
             })
-            let relay = MonitoringEventRelay(pool: postgres, hub: events, node: configuration.nodeName, logger: logger)
+            let interest = LiveInterest(pool: postgres, hub: events, node: configuration.nodeName, logger: logger)
+            self.interest.withLock { $0 = interest }
+            keep(Task { await interest.relay.send() })
+            let announcements = await interest.relay.listen()
+            keep(Task { await interest.relay.receive(announcements) })
+            keep(Task { await interest.announce() })
+            let relay = MonitoringEventRelay(pool: postgres, hub: events, node: configuration.nodeName, logger: logger, interest: interest)
             self.relay.withLock { $0 = relay }
             keep(Task { await relay.send() })
             let relayed = await relay.listen()  // listening before start returns: no event after it is missed

@@ -24,8 +24,8 @@ package final class NodeEventRelay<Event: Codable & Sendable>: Sendable {
     private let split: @Sendable (Event, Int) -> [Event]?
     /// Hands another node's event to this node's subscribers.
     private let deliver: @Sendable (Event) async -> Void
-    /// Events handed here and not sent yet (the oldest dropped beyond 10,000; vital ones
-    /// never), and a wake-up for the sender.
+    /// Events handed here and not sent yet (beyond 10,000, the oldest thousand are
+    /// dropped; vital ones never), and a wake-up for the sender.
     private let pending = Mutex<(events: [Event], vital: [Event])>(([], []))
     private let news: AsyncStream<Void>
     private let signal: AsyncStream<Void>.Continuation
@@ -50,14 +50,15 @@ package final class NodeEventRelay<Event: Codable & Sendable>: Sendable {
     }
 
     /// Sends `event` to the other nodes with the next notification; a `vital` one (news
-    /// an agent must hear) goes first and is never dropped for lack of room.
+    /// an agent must hear, an alert a client must see) goes first and is never dropped
+    /// for lack of room.
     package func enqueue(_ event: Event, vital: Bool = false) {
         pending.withLock { pending in
             if vital {
                 pending.vital.append(event)
             } else {
                 pending.events.append(event)
-                if pending.events.count > 10_000 { pending.events.removeFirst(pending.events.count - 10_000) }
+                if pending.events.count > 10_000 { pending.events.removeFirst(pending.events.count - 9_000) }
             }
         }
         signal.yield()
@@ -75,13 +76,15 @@ package final class NodeEventRelay<Event: Codable & Sendable>: Sendable {
             defer { pending = ([], []) }
             return (pending.events, pending.vital)
         }
-        // Vital news first, kept for the next flush when the database does not take it.
-        for (index, payload) in payloads(vital).enumerated() {
+        // Vital news first, kept for the next flush when the database does not take it;
+        // the notifications of a flush go out in a few statements (one trip each).
+        let vitalPayloads = payloads(vital)
+        for (index, batch) in vitalPayloads.inParts(Self.statements(vitalPayloads.count)).enumerated() {
             do {
-                try await pool.notify(channel, payload)
+                try await pool.notify(channel, Array(batch))
             } catch {
                 logger.warning("news for the other nodes' agents not sent yet; kept", metadata: ["channel": "\(channel)", "error": "\(error)"])
-                let unsent = payloads(vital).dropFirst(index).flatMap(Self.events(in:))
+                let unsent = vitalPayloads.inParts(Self.statements(vitalPayloads.count)).dropFirst(index).flatMap { $0.flatMap(Self.events(in:)) }
                 pending.withLock { $0.vital.insert(contentsOf: unsent, at: 0) }
                 Task { [signal] in  // tried again in a second, not in a tight loop while the database is away
                     try? await Task.sleep(for: .seconds(1))
@@ -90,13 +93,19 @@ package final class NodeEventRelay<Event: Codable & Sendable>: Sendable {
                 break
             }
         }
-        for payload in payloads(events) {
+        let eventPayloads = payloads(events)
+        for batch in eventPayloads.inParts(Self.statements(eventPayloads.count)) {
             do {
-                try await pool.notify(channel, payload)
+                try await pool.notify(channel, Array(batch))
             } catch {
                 logger.warning("live events not sent to the other nodes", metadata: ["channel": "\(channel)", "error": "\(error)"])
             }
         }
+    }
+
+    /// How many statements carry `count` notifications: at most 32 in each.
+    private static func statements(_ count: Int) -> Int {
+        (count + 31) / 32
     }
 
     /// The events a payload of ``payloads(_:)`` carries.

@@ -218,6 +218,13 @@ public final class PostgresPool: Sendable {
         try await query("SELECT pg_notify(\(channel), \(payload))")
     }
 
+    /// Sends `payloads` on `channel` in one statement (one round trip, one transaction):
+    /// listeners get them in this order.
+    public func notify(_ channel: String, _ payloads: [String]) async throws(PostgresFailure) {
+        guard !payloads.isEmpty else { return }
+        try await query("SELECT pg_notify(\(channel), payload) FROM unnest(\(payloads)::TEXT[]) AS payload")
+    }
+
     // MARK: Migrations
 
     /// A named change to the schema; run once per database.

@@ -10,10 +10,12 @@ extension HTTPIngestSuite {
     /// the demo's COVID ward; one more before the load starts, unmeasured, waits until
     /// the server has evaluated what the demo seeded); the time from sending that POST to its `alert` event on
     /// the admin's live stream is one latency (an upper bound of "accepted to pushed":
-    /// it includes the POST's own trip). Returns the latencies (ms), the
-    /// probes that got no alert within 5 s, and the load achieved (samples/s).
+    /// it includes the POST's own trip). The stream carries every kind of event (a
+    /// dashboard) or only `watching` (`alert`: an alerting console). Returns the
+    /// latencies (ms), the probes that got no alert within 5 s, and the load achieved (samples/s).
     static func alertLatencies(
-        _ http: SimulatorHTTP, tokens: [(patient: String, token: String)], probes: Int, loadOn servers: [SimulatorHTTP]? = nil
+        _ http: SimulatorHTTP, tokens: [(patient: String, token: String)], probes: Int, loadOn servers: [SimulatorHTTP]? = nil,
+        watching: String? = nil
     ) async throws -> (latencies: [Double], missed: Int, load: Double) {
         let admin = try await MonitorEmulator.login(http, username: "admin", password: "sade-demo")
         let run = UUID().uuidString.prefix(8).lowercased()
@@ -26,7 +28,7 @@ extension HTTPIngestSuite {
             patients.append(id)
         }
         let arrivals = AlertArrivals()
-        try await arrivals.open(server: http.server, token: admin, client: http.client)
+        try await arrivals.open(server: http.server, token: admin, client: http.client, types: watching)
         // Warm-up, unmeasured: the demo's server starts by evaluating the 24 hours of
         // history it seeded; the first alert waits for that, whatever the load.
         let warmUp = patients.removeFirst()

@@ -29,6 +29,8 @@ struct PostgresHTTPSuite: BenchSuite {
             let tokens = try await HTTPIngestSuite.deviceTokens(nodes[0], count: HTTPIngestSuite.clients)
             let probes = context.size(40, quick: 2)
             let alerts = try await HTTPIngestSuite.alertLatencies(other, tokens: tokens, probes: probes, loadOn: nodes)
+            // An alerting console (alerts only) on the other node: samples and scores stay on the evaluating node.
+            let console = try await HTTPIngestSuite.alertLatencies(other, tokens: tokens, probes: probes, loadOn: nodes, watching: "alert")
             let batches = context.size(100, quick: 5)
             let rate = try await context.measure { try await HTTPIngestSuite.post(other, tokens: tokens, batchesPerClient: batches, servers: nodes) }
             for node in [second.process, first.process] {
@@ -37,16 +39,26 @@ struct PostgresHTTPSuite: BenchSuite {
             }
             // A probe not pushed within 5 s counts as 5 s: misses raise the percentiles, never hide from them.
             let latency = Percentiles(alerts.latencies + Array(repeating: 5_000, count: alerts.missed))
+            let consoleLatency = Percentiles(console.latencies + Array(repeating: 5_000, count: console.missed))
             let load = "at \(Int(HTTPIngestSuite.pacedRate).formatted()) samples/s over both"
             return [
                 context.figure(
-                    "alert latency p50, posted to the non-evaluating node to pushed there, \(load)", BenchStatistic([latency.p50]), unit: "ms"),
+                    "alert latency p50, posted to the non-evaluating node to pushed there (a dashboard: every event), \(load)",
+                    BenchStatistic([latency.p50]), unit: "ms"),
                 context.figure(
-                    "alert latency p99, posted to the non-evaluating node to pushed there, \(load)", BenchStatistic([latency.p99]), unit: "ms",
+                    "alert latency p99, posted to the non-evaluating node to pushed there (a dashboard: every event), \(load)",
+                    BenchStatistic([latency.p99]), unit: "ms", target: "≤ 100"),
+                context.figure(
+                    "alerts pushed of \(probes) probes (dashboard)", BenchStatistic([Double(probes - alerts.missed) / Double(probes) * 100]), unit: "%"),
+                context.figure(
+                    "alert latency p50, the same to an alerting console (alerts only), \(load)", BenchStatistic([consoleLatency.p50]), unit: "ms"),
+                context.figure(
+                    "alert latency p99, the same to an alerting console (alerts only), \(load)", BenchStatistic([consoleLatency.p99]), unit: "ms",
                     target: "≤ 100"),
                 context.figure(
-                    "alerts pushed of \(probes) probes", BenchStatistic([Double(probes - alerts.missed) / Double(probes) * 100]), unit: "%"),
-                context.figure("load achieved during the probes", BenchStatistic([alerts.load]), unit: "samples/s"),
+                    "alerts pushed of \(probes) probes (console)", BenchStatistic([Double(probes - console.missed) / Double(probes) * 100]),
+                    unit: "%"),
+                context.figure("load achieved during the probes", BenchStatistic([min(alerts.load, console.load)]), unit: "samples/s"),
                 context.figure("samples/s accepted by two nodes (batches of 100)", rate["rate"], unit: "samples/s"),
             ]
         }

@@ -117,6 +117,7 @@ struct SeveralNodesTests {
         try await a.system.staffChanged()
         var onB = b.system.events.subscribe(buffer: 1000).makeAsyncIterator()
         var onA = a.system.events.subscribe(buffer: 1000).makeAsyncIterator()
+        await until { a.system.othersWatch(.samples) }  // node A has heard that node B's client watches everything
         let sample = try await b.accept(150, for: "patient-04", at: 0)
         await a.system.pipeline.settle()
         let seen = await next(&onB) { if case .samples(let event) = $0 { event.observations.contains { $0.id == sample.id } } else { false } }
@@ -133,10 +134,58 @@ struct SeveralNodesTests {
         await a.system.shutdown()
     }
 
+    @Test("""
+        samples and scores stay on the evaluating node while no client of another node watches them; alerts always go; \
+        once a client there watches samples, they go too
+        """)
+    func liveEventsOnlyWhereWatched() async throws {
+        let url = try await PostgresTestServer.makeDatabase()
+        let a = try await Node.start("node-a", on: url)
+        let b = try await Node.start("node-b", on: url)
+        try await Ward.seed(a.system.health, patients: [Ward.patient("patient-08", in: "covid-ward")])
+        try await a.system.staffChanged()
+        // What travels between the nodes, as a third party listening on the channel hears it.
+        let listener = try await PostgresPool.connect(PostgresLocation(url: url), maximumConnections: 1, timeout: .seconds(30))
+        var relayed = try await listener.listen(MonitoringEventRelay.channel).makeAsyncIterator()
+        func nextRelayed() async throws -> [MonitoringEvent] {
+            guard let payload = try await relayed.next() else { return [] }
+            return try JSONDecoder().decode(MonitoringEventRelay.Envelope.self, from: Data(payload.utf8)).events
+        }
+        var alertsOnB = b.system.events.subscribe(buffer: 1000, kinds: [.alert]).makeAsyncIterator()
+        await until { !b.system.othersWatch(.samples) && !a.system.othersWatch(.samples) && !a.system.othersWatch(.news2) }
+        _ = try await a.accept(150, for: "patient-08", at: 0)
+        await a.system.pipeline.settle()
+        guard case .alert(let alert)? = await alertsOnB.next() else {
+            Issue.record("node B's alerts-only client saw no alert")
+            return
+        }
+        #expect(alert.patient == "patient-08")
+
+        var watchingOnB = b.system.events.subscribe(buffer: 1000).makeAsyncIterator()
+        await until { a.system.othersWatch(.samples) }
+        let second = try await a.accept(151, for: "patient-08", at: 5)
+        await a.system.pipeline.settle()
+        var before: [MonitoringEvent] = []
+        while true {
+            let events = try await nextRelayed()
+            if events.contains(where: { if case .samples(let event) = $0 { event.observations.contains { $0.id == second.id } } else { false } }) { break }
+            before += events
+        }
+        #expect(before.contains { $0.alert?.id == alert.id }, "the alert went to node B")
+        #expect(!before.contains { $0.kind == .samples || $0.kind == .news2 }, "nothing else went while nobody there watched: \(before.map(\.kind))")
+        let seen = await next(&watchingOnB) { if case .samples(let event) = $0 { event.observations.contains { $0.id == second.id } } else { false } }
+        #expect(seen != nil, "node B's new client sees the sample node A evaluated")
+        await listener.close()
+        await b.system.shutdown()
+        await a.system.shutdown()
+    }
+
     @Test("a batch of live events goes out in notifications under PostgreSQL's payload limit, a large samples event split, nothing lost")
     func relayPayloads() async throws {
         let pool = try await PostgresPool.connect(PostgresLocation(url: PostgresTestServer.makeDatabase()), maximumConnections: 1, timeout: .seconds(30))
-        let relay = MonitoringEventRelay(pool: pool, hub: MonitoringEventHub(), node: "node-a", logger: Logger(label: "test"))
+        let hub = MonitoringEventHub()
+        let interest = LiveInterest(pool: pool, hub: hub, node: "node-a", logger: Logger(label: "test"))
+        let relay = MonitoringEventRelay(pool: pool, hub: hub, node: "node-a", logger: Logger(label: "test"), interest: interest)
         let samples = (0..<200).map { HealthSample.quantity(.heartRate, 60 + Double($0 % 40), patient: "patient-05", at: Ward.epoch.addingTimeInterval(Double($0))) }
         let events: [MonitoringEvent] = [
             .samples(SamplesEvent(patient: "patient-05", sector: "covid-ward", samples: samples)),

@@ -103,6 +103,25 @@ struct AlertFlowTests {
         }
     }
 
+    @Test("a live stream asked for some kinds of event carries those only; an unknown kind is a 400 naming it")
+    func streamOfChosenKinds() async throws {
+        try await ServerHarness.run { harness in
+            try await Self.seed(harness)
+            let admin = try await harness.login("admin")
+            let alertsOnly = try await EventStream.open(harness, token: admin, types: "alert,acknowledged")
+            var events = alertsOnly.events.makeAsyncIterator()
+            try await post(harness, "p-b", [Observation("heartRate", 70, at: harness.system.now())], token: admin)
+            try await post(harness, "p-a", Self.deteriorated(at: harness.system.now()), token: admin)
+            let first = await events.next()
+            #expect(first?.name == "alert" && first?.patient == "p-a", "no samples or scores before it: \(first?.name ?? "none")")
+            alertsOnly.close()
+
+            let unknown = try await harness.request(.get, "/api/v1/events?types=alert,weather", token: admin)
+            #expect(unknown.status == .badRequest)
+            #expect(unknown.errorMessage?.contains("weather") == true)
+        }
+    }
+
     @Test("alert routes refuse what callers may not do and name unknown alerts")
     func alertErrors() async throws {
         try await ServerHarness.run { harness in

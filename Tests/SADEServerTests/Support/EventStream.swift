@@ -17,13 +17,14 @@ struct EventStream: Sendable {
 
     /// Opens `/api/v1/events` with `token` in the query string (as a browser would) and
     /// returns once the server has subscribed the caller.
-    static func open(_ harness: ServerHarness, token: String) async throws -> EventStream {
-        try await open("http://127.0.0.1:\(harness.port)", token: token)
+    static func open(_ harness: ServerHarness, token: String, types: String? = nil) async throws -> EventStream {
+        try await open("http://127.0.0.1:\(harness.port)", token: token, types: types)
     }
 
-    /// Opens `/api/v1/events` on the server at `base` (e.g. `http://127.0.0.1:8080`).
-    static func open(_ base: String, token: String) async throws -> EventStream {
-        let request = HTTPClientRequest(url: "\(base)/api/v1/events?access_token=\(token)")
+    /// Opens `/api/v1/events` on the server at `base` (e.g. `http://127.0.0.1:8080`),
+    /// for every kind of event or only `types` (`?types=`).
+    static func open(_ base: String, token: String, types: String? = nil) async throws -> EventStream {
+        let request = HTTPClientRequest(url: "\(base)/api/v1/events?access_token=\(token)" + (types.map { "&types=\($0)" } ?? ""))
         let response = try await HTTPClient.shared.execute(request, timeout: .seconds(600))
         guard response.status == .ok else { throw EventStreamError.status(Int(response.status.code)) }
         let (events, sink) = AsyncStream.makeStream(of: Event.self)

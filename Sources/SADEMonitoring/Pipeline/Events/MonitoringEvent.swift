@@ -19,16 +19,24 @@ public enum MonitoringEvent: Hashable, Sendable {
     /// An alert escalated to its next step (the last of its ``AlertRecord/escalations``).
     case escalated(AlertRecord)
 
-    /// The discriminator: `samples`, `news2`, `alert`, `acknowledged` or `escalated`.
-    public var type: String {
+    /// The kinds of event, as their discriminators name them.
+    public enum Kind: String, CaseIterable, Hashable, Sendable {
+        case samples, news2, alert, acknowledged, escalated
+    }
+
+    /// The event's kind.
+    public var kind: Kind {
         switch self {
-        case .samples: "samples"
-        case .news2: "news2"
-        case .alert: "alert"
-        case .acknowledged: "acknowledged"
-        case .escalated: "escalated"
+        case .samples: .samples
+        case .news2: .news2
+        case .alert: .alert
+        case .acknowledged: .acknowledged
+        case .escalated: .escalated
         }
     }
+
+    /// The discriminator: `samples`, `news2`, `alert`, `acknowledged` or `escalated`.
+    public var type: String { kind.rawValue }
 
     /// The patient the event is about.
     public var patient: PatientID {

@@ -6,7 +6,15 @@ import Synchronization
 public final class MonitoringEventHub: Sendable {
     /// The buffer of a subscriber that names none.
     public let defaultBuffer: Int
-    private let subscribers = Mutex<(byID: [Int: AsyncStream<MonitoringEvent>.Continuation], nextID: Int)>(([:], 0))
+    private struct Subscriber {
+        let continuation: AsyncStream<MonitoringEvent>.Continuation
+        /// The kinds it asked for; `nil`: every kind.
+        let kinds: Set<MonitoringEvent.Kind>?
+    }
+
+    private let subscribers = Mutex<(byID: [Int: Subscriber], nextID: Int)>(([:], 0))
+    /// Told whenever a subscriber comes or goes (the kinds wanted may have changed).
+    private let interestChanged = Mutex<(@Sendable () -> Void)?>(nil)
 
     /// Creates a hub.
     public init(defaultBuffer: Int = 256) {
@@ -34,23 +42,39 @@ public final class MonitoringEventHub: Sendable {
     }
 
     private func deliver(_ event: MonitoringEvent) {
-        for continuation in subscribers.withLock({ Array($0.byID.values) }) { continuation.yield(event) }
+        for subscriber in subscribers.withLock({ Array($0.byID.values) }) where subscriber.kinds?.contains(event.kind) ?? true {
+            subscriber.continuation.yield(event)
+        }
     }
 
-    /// Events from now on, until the stream is dropped; at most `buffer` unread events
-    /// are kept (the newest).
-    public func subscribe(buffer: Int? = nil) -> AsyncStream<MonitoringEvent> {
+    /// Events from now on (of `kinds` only, if given), until the stream is dropped; at
+    /// most `buffer` unread events are kept (the newest).
+    public func subscribe(buffer: Int? = nil, kinds: Set<MonitoringEvent.Kind>? = nil) -> AsyncStream<MonitoringEvent> {
         let (stream, continuation) = AsyncStream.makeStream(
             of: MonitoringEvent.self, bufferingPolicy: .bufferingNewest(max(1, buffer ?? defaultBuffer)))
         let id = subscribers.withLock { state in
             defer { state.nextID += 1 }
-            state.byID[state.nextID] = continuation
+            state.byID[state.nextID] = Subscriber(continuation: continuation, kinds: kinds)
             return state.nextID
         }
         continuation.onTermination = { [weak self] _ in
             _ = self?.subscribers.withLock { $0.byID.removeValue(forKey: id) }
+            self?.interestChanged.withLock { $0 }?()
         }
+        interestChanged.withLock { $0 }?()
         return stream
+    }
+
+    /// The kinds of event some subscriber here wants now.
+    public var wantedKinds: Set<MonitoringEvent.Kind> {
+        subscribers.withLock { state in
+            state.byID.values.reduce(into: []) { wanted, subscriber in wanted.formUnion(subscriber.kinds ?? Set(MonitoringEvent.Kind.allCases)) }
+        }
+    }
+
+    /// Has `handler` told whenever a subscriber comes or goes.
+    package func onInterestChange(_ handler: @escaping @Sendable () -> Void) {
+        interestChanged.withLock { $0 = handler }
     }
 
     /// How many subscribers are connected.
@@ -58,6 +82,6 @@ public final class MonitoringEventHub: Sendable {
 
     /// Ends every subscriber's stream (at shutdown).
     public func finishAll() {
-        for continuation in subscribers.withLock({ Array($0.byID.values) }) { continuation.finish() }
+        for subscriber in subscribers.withLock({ Array($0.byID.values) }) { subscriber.continuation.finish() }
     }
 }

@@ -6,16 +6,19 @@ import ServiceLifecycle
 
 extension MonitoringServer {
     /// `GET /events`: Server-Sent Events — new samples, NEWS2, alerts, acknowledgements
-    /// and escalations of the caller's patients, as they happen. Browsers' `EventSource`
+    /// and escalations of the caller's patients, as they happen (`?types=alert,escalated`:
+    /// only those kinds — on several nodes, samples and scores then need not travel
+    /// between them for this client). Browsers' `EventSource`
     /// cannot send headers, so the token may come as `?access_token=`. A comment line
     /// every 15 s keeps proxies from closing the stream; it ends at server shutdown, when
     /// the token expires, and when the caller's account is deleted or changes role or
     /// password (the account is read again every 30 s).
     func addEventRoutes(to api: RouterGroup<MonitoringRequestContext>) {
-        api.get("events") { _, context -> Response in
+        api.get("events") { request, context -> Response in
             let caller = try context.requireCaller()
             guard caller.role != .device else { throw APIError.forbidden("a device reads no events") }
-            let stream = system.pipeline.events.subscribe()
+            let kinds = try request.uri.queryParameters["types"].map { try Self.eventKinds(String($0)) }
+            let stream = system.pipeline.events.subscribe(kinds: kinds)
             let access = system.access
             let accounts = system.accounts
             let expiresAt = context.credentialsExpireAt ?? .distantFuture
@@ -62,6 +65,17 @@ extension MonitoringServer {
                 headers: [.contentType: "text/event-stream", .cacheControl: "no-cache", .init("X-Accel-Buffering")!: "no"],
                 body: body)
         }
+    }
+
+    /// The kinds `types` names, comma-separated.
+    static func eventKinds(_ types: String) throws -> Set<MonitoringEvent.Kind> {
+        try Set(types.split(separator: ",", omittingEmptySubsequences: false).map { name in
+            guard let kind = MonitoringEvent.Kind(rawValue: name.trimmingCharacters(in: .whitespaces)) else {
+                let kinds = MonitoringEvent.Kind.allCases.map(\.rawValue).joined(separator: ", ")
+                throw APIError.invalid("types: '\(name)' is not one of \(kinds)", code: "invalid-parameter")
+            }
+            return kind
+        })
     }
 
     /// `event: <type>` and `data: <json>` lines.
