@@ -85,63 +85,50 @@ extension PostgresHealthStore {
 
     /// Every hospital, by name.
     public func hospitals() async throws(HealthError) -> [Hospital] {
-        try await read { [database] connection in
-            try await connection.rows(#"SELECT id, name, address FROM hospital ORDER BY name COLLATE "C", id COLLATE "C""#, database).map { row in
-                let (id, name, address) = try row.decode((String, String, String?).self)
-                return Hospital(id: id, name: name, address: address)
-            }
+        try await read(#"SELECT id, name, address FROM hospital ORDER BY name COLLATE "C", id COLLATE "C""#) { row in
+            let (id, name, address) = try row.decode((String, String, String?).self)
+            return Hospital(id: id, name: name, address: address)
         }
     }
 
     /// The sectors of `hospital` (every sector when `nil`), by name.
     public func sectors(of hospital: HospitalID?) async throws(HealthError) -> [HospitalSector] {
         if let hospital { try HealthText.validateIdentifier(hospital, field: "hospital") }
-        return try await read { [database] connection in
-            try await connection.rows(
-                """
-                SELECT id, hospital, name, mailing_list FROM sector
-                WHERE \(hospital)::TEXT IS NULL OR hospital = \(hospital) ORDER BY name COLLATE "C", id COLLATE "C"
-                """, database
-            ).map { row in
-                let (id, hospital, name, mailingList) = try row.decode((String, String, String, String).self)
-                return HospitalSector(id: id, hospital: hospital, name: name, mailingList: try StoredJSON.decode([String].self, mailingList))
-            }
+        return try await read(
+            """
+            SELECT id, hospital, name, mailing_list FROM sector
+            WHERE \(hospital)::TEXT IS NULL OR hospital = \(hospital) ORDER BY name COLLATE "C", id COLLATE "C"
+            """
+        ) { row in
+            let (id, hospital, name, mailingList) = try row.decode((String, String, String, String).self)
+            return HospitalSector(id: id, hospital: hospital, name: name, mailingList: try StoredJSON.decode([String].self, mailingList))
         }
     }
 
     /// The patient, if registered.
     public func patient(_ id: PatientID) async throws(HealthError) -> Patient? {
         try id.validate()
-        return try await read { [database] connection in
-            try await connection.rows(PostgresQuery(unsafeSQL: "SELECT \(Self.patientColumns) FROM patient WHERE id = $1", binds: Self.binds(id.rawValue)), database)
-                .first.map(Self.patient)
-        }
+        return try await read(PostgresQuery(unsafeSQL: "SELECT \(Self.patientColumns) FROM patient WHERE id = $1", binds: Self.binds(id.rawValue)), Self.patient)
+            .first
     }
 
     /// The known patients among `ids`, in one query.
     public func patients(_ ids: Set<PatientID>) async throws(HealthError) -> [PatientID: Patient] {
         for id in ids { try id.validate() }
         guard !ids.isEmpty else { return [:] }
-        return try await read { [database] connection in
-            var binds = PostgresBindings()
-            binds.append(ids.map(\.rawValue).sorted())
-            let patients = try await connection.rows(
-                PostgresQuery(unsafeSQL: "SELECT \(Self.patientColumns) FROM patient WHERE id = ANY($1)", binds: binds), database
-            ).map(Self.patient)
-            return Dictionary(patients.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        }
+        var binds = PostgresBindings()
+        binds.append(ids.map(\.rawValue).sorted())
+        let patients = try await read(PostgresQuery(unsafeSQL: "SELECT \(Self.patientColumns) FROM patient WHERE id = ANY($1)", binds: binds), Self.patient)
+        return Dictionary(patients.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// The patients interned in `sector` (every patient when `nil`), by name.
     public func patients(in sector: SectorID?) async throws(HealthError) -> [Patient] {
         if let sector { try HealthText.validateIdentifier(sector, field: "sector") }
-        return try await read { [database] connection in
-            try await connection.rows(
-                PostgresQuery(
-                    unsafeSQL: #"SELECT \#(Self.patientColumns) FROM patient WHERE $1::TEXT IS NULL OR sector = $1 ORDER BY name COLLATE "C", id COLLATE "C""#,
-                    binds: Self.binds(sector)), database
-            ).map(Self.patient)
-        }
+        return try await read(
+            PostgresQuery(
+                unsafeSQL: #"SELECT \#(Self.patientColumns) FROM patient WHERE $1::TEXT IS NULL OR sector = $1 ORDER BY name COLLATE "C", id COLLATE "C""#,
+                binds: Self.binds(sector)), Self.patient)
     }
 
     /// The worker, if registered.
@@ -158,25 +145,17 @@ extension PostgresHealthStore {
     /// The workers assigned to `sector` (every worker when `nil`), by name.
     public func workers(in sector: SectorID?) async throws(HealthError) -> [HealthCareWorker] {
         if let sector { try HealthText.validateIdentifier(sector, field: "sector") }
-        return try await read { [database] connection in
-            // The workers, then all their sectors in one query.
-            let rows = try await connection.rows(
-                PostgresQuery(
-                    unsafeSQL: """
-                        SELECT \(Self.workerColumns) FROM worker
-                        WHERE $1::TEXT IS NULL OR id IN (SELECT worker FROM worker_sector WHERE sector = $1) ORDER BY name COLLATE "C", id COLLATE "C"
-                        """, binds: Self.binds(sector)), database)
-            var workers = try rows.map { try Self.worker($0, sectors: []) }
-            guard !workers.isEmpty else { return [] }
-            var binds = PostgresBindings()
-            binds.append(workers.map(\.id))
-            var sectors: [StaffID: Set<SectorID>] = [:]
-            for row in try await connection.rows(PostgresQuery(unsafeSQL: "SELECT worker, sector FROM worker_sector WHERE worker = ANY($1)", binds: binds), database) {
-                let (worker, sector) = try row.decode((String, String).self)
-                sectors[worker, default: []].insert(sector)
-            }
-            for index in workers.indices { workers[index].sectors = sectors[workers[index].id] ?? [] }
-            return workers
+        // Each worker with their sectors, in one statement.
+        return try await read(
+            PostgresQuery(
+                unsafeSQL: """
+                    SELECT \(Self.workerColumns), ARRAY(SELECT sector FROM worker_sector WHERE worker_sector.worker = w.id ORDER BY sector) FROM worker AS w
+                    WHERE $1::TEXT IS NULL OR id IN (SELECT worker FROM worker_sector WHERE sector = $1) ORDER BY name COLLATE "C", id COLLATE "C"
+                    """, binds: Self.binds(sector))
+        ) { row in
+            let (id, name, role, licence, email, phone, onDuty, sectors) = try row.decode(
+                (String, String, String, String?, String?, String?, Bool, [String]).self)
+            return try Self.worker(id: id, name: name, role: role, licence: licence, email: email, phone: phone, onDuty: onDuty, sectors: Set(sectors))
         }
     }
 
@@ -250,14 +229,15 @@ extension PostgresHealthStore {
 
     /// A worker from its row; its sectors are read from `worker_sector`.
     private static func worker(_ row: PostgresRow, _ connection: PostgresConnection, _ database: PostgresPool) async throws -> HealthCareWorker {
-        var worker = try worker(row, sectors: [])
-        worker.sectors = Set(try await connection.rows("SELECT sector FROM worker_sector WHERE worker = \(worker.id)", database).map { try $0.decode(String.self) })
-        return worker
+        let (id, name, role, licence, email, phone, onDuty) = try row.decode((String, String, String, String?, String?, String?, Bool).self)
+        let sectors = Set(try await connection.rows("SELECT sector FROM worker_sector WHERE worker = \(id)", database).map { try $0.decode(String.self) })
+        return try worker(id: id, name: name, role: role, licence: licence, email: email, phone: phone, onDuty: onDuty, sectors: sectors)
     }
 
-    /// A worker from its row, with `sectors`.
-    private static func worker(_ row: PostgresRow, sectors: Set<SectorID>) throws -> HealthCareWorker {
-        let (id, name, role, licence, email, phone, onDuty) = try row.decode((String, String, String, String?, String?, String?, Bool).self)
+    /// A worker from its columns.
+    private static func worker(
+        id: String, name: String, role: String, licence: String?, email: String?, phone: String?, onDuty: Bool, sectors: Set<SectorID>
+    ) throws -> HealthCareWorker {
         guard let role = HealthCareWorker.Role(rawValue: role) else { throw HealthError.storage("worker \(id) has an unknown role") }
         return HealthCareWorker(id: id, name: name, role: role, licence: licence, email: email, phone: phone, sectors: sectors, onDuty: onDuty)
     }

@@ -39,20 +39,27 @@ extension PostgresHealthStore {
             ?? AnchoredChanges(added: [], deleted: [], anchor: anchor)
     }
 
-    /// ``changes(_:patient:since:limit:as:)`` for several types in one read-only
-    /// transaction: one snapshot, one look at the principal's grants.
+    /// ``changes(_:patient:since:limit:as:)`` for several types: one snapshot, one look
+    /// at the principal's grants. When the principal reads the same patients of every
+    /// type (the system does: the pipeline's collection), two statements read them all.
     ///
     /// - Throws: as ``samples(_:as:)``.
     public func changes(
         _ types: [HealthType], patient: PatientID?, since anchors: [String: HealthAnchor], limit: Int?, as principal: Principal
     ) async throws(HealthError) -> [String: AnchoredChanges] {
         if let limit, limit < 1 { throw .invalidValue(field: "limit", reason: "must be at least 1") }
+        do {
+            let together = try await database.withConnection { [database] connection in
+                let grants = try await PostgresGrantRows.fetch(of: principal, connection, database)
+                return try await Self.changes(of: types, patient: patient, since: anchors, limit: limit, policy: AccessPolicy(principal, grants: grants), connection, database)
+            }
+            if let together { return together }
+        } catch {
+            throw HealthError(postgres: error, while: "reading")
+        }
         return try await read { [database] connection in
             let policy = AccessPolicy(principal, grants: try await PostgresGrantRows.fetch(of: principal, connection, database))
             let last = try await connection.rows("SELECT last FROM change_counter WHERE id = 1", database).first?.decode(Int64.self) ?? 0
-            if let together = try await Self.changes(of: types, patient: patient, since: anchors, limit: limit, policy: policy, last: last, connection, database) {
-                return together
-            }
             var changes: [String: AnchoredChanges] = [:]
             for type in types {
                 changes[type.identifier] = try await Self.changes(
@@ -63,13 +70,18 @@ extension PostgresHealthStore {
         }
     }
 
-    /// The changes of several types in two queries, one of the samples and one of the
-    /// tombstones, each type's page read from its own anchor with its own limit (a
-    /// lateral join over the types): the pipeline reads every NEWS2 type at each
-    /// collection, one round trip instead of two per type. `nil` when the principal may
-    /// read other patients of one type than of another (then the types are read one by one).
+    /// The changes of several types in two statements outside a transaction (two round
+    /// trips where a transaction took five): the first reads the change counter and each
+    /// type's page from its own anchor with its own limit (a lateral join over the
+    /// types), the second the tombstones up to where each page ended. Writers take the
+    /// change counter's lock until they commit, so the changes up to the counter read
+    /// are all committed, and the second statement sees every one the first did. (A
+    /// correlation deleted between the statements comes without its members; its
+    /// deletion is in the next read.)
+    /// `nil` when the principal may read other patients of one type than of another
+    /// (then the types are read one by one, in one transaction).
     private static func changes(
-        of types: [HealthType], patient: PatientID?, since anchors: [String: HealthAnchor], limit: Int?, policy: AccessPolicy, last: Int64,
+        of types: [HealthType], patient: PatientID?, since anchors: [String: HealthAnchor], limit: Int?, policy: AccessPolicy,
         _ connection: PostgresConnection, _ database: PostgresPool
     ) async throws -> [String: AnchoredChanges]? {
         let identifiers = Array(Set(types.map(\.identifier))).sorted()
@@ -78,9 +90,6 @@ extension PostgresHealthStore {
         guard readable.allSatisfy({ $0 == readable[0] }) else { return nil }
         let filter = try PostgresSampleFilter(patientsOf: types, patient: patient, policy: policy)
         let from = identifiers.map { (anchors[$0] ?? .start).rawValue }
-        if filter.matchesNothing {
-            return Dictionary(uniqueKeysWithValues: identifiers.map { ($0, AnchoredChanges(added: [], deleted: [], anchor: HealthAnchor(rawValue: last))) })
-        }
         let conditions = filter.conditions.map { " AND " + $0 }.joined()
         var binds = filter.binds
         binds.append(identifiers)
@@ -91,23 +100,34 @@ extension PostgresHealthStore {
             binds.append(Int64(limit))
             page = " LIMIT $\(binds.count)"
         }
-        var reader = PostgresSampleReader(connection, database)
-        let added = try await reader.fetch(
+        // The counter's row always comes, with the pages' rows (none when nobody may be read).
+        let rows = try await connection.rows(
             PostgresQuery(
                 unsafeSQL: """
-                    SELECT page.* FROM \(wanted)) AS wanted(type, anchor) CROSS JOIN LATERAL (
-                        SELECT \(PostgresSampleReader.columns) FROM sample
-                        WHERE type = wanted.type AND change_number > wanted.anchor\(conditions) ORDER BY change_number\(page)
-                    ) AS page ORDER BY page.change_number
-                    """, binds: binds))
+                    SELECT page.*, counter.last FROM (SELECT last FROM change_counter WHERE id = 1) AS counter LEFT JOIN LATERAL (
+                        SELECT page.* FROM \(wanted)) AS wanted(type, anchor) CROSS JOIN LATERAL (
+                            SELECT \(PostgresSampleReader.columns) FROM sample
+                            WHERE \(filter.matchesNothing ? "FALSE" : "TRUE") AND type = wanted.type AND change_number > wanted.anchor\(conditions)
+                            ORDER BY change_number\(page)
+                        ) AS page
+                    ) AS page ON TRUE ORDER BY page.change_number
+                    """, binds: binds), database)
+        let last = try rows.first?.makeRandomAccess()[PostgresSampleReader.columnCount].decode(Int64.self) ?? 0
+        var reader = PostgresSampleReader(connection, database)
+        let added = try await reader.fetch(rows: rows.filter { try $0.makeRandomAccess()[0].decode(Int64?.self) != nil })
         var samples: [String: [HealthSample]] = [:]
         var lastAdded: [String: Int64] = [:]
         for (sample, changeNumber) in zip(added.samples, added.changeNumbers) {
             samples[sample.type.identifier, default: []].append(sample)
             lastAdded[sample.type.identifier] = changeNumber
         }
-        // A full page ends at its last addition; otherwise everything up to now is seen.
-        let upTo = identifiers.map { type in limit.flatMap { samples[type]?.count == $0 ? lastAdded[type] : nil } ?? last }
+        // A full page ends at its last addition; otherwise everything up to the counter is seen.
+        let upTo = identifiers.map { type in limit.flatMap { samples[type]?.count == $0 ? lastAdded[type] : nil } ?? max(last, anchors[type]?.rawValue ?? 0) }
+        var changes: [String: AnchoredChanges] = [:]
+        for (type, upTo) in zip(identifiers, upTo) {
+            changes[type] = AnchoredChanges(added: samples[type] ?? [], deleted: [], anchor: HealthAnchor(rawValue: upTo))
+        }
+        guard !filter.matchesNothing else { return changes }
         binds = filter.binds
         binds.append(identifiers)
         binds.append(from)
@@ -120,10 +140,6 @@ extension PostgresHealthStore {
                     WHERE TRUE\(conditions) ORDER BY tombstone.change_number
                     """, binds: binds), database
         ).map { try $0.decode((String, UUID).self) }
-        var changes: [String: AnchoredChanges] = [:]
-        for (type, upTo) in zip(identifiers, upTo) {
-            changes[type] = AnchoredChanges(added: samples[type] ?? [], deleted: [], anchor: HealthAnchor(rawValue: upTo))
-        }
         for (type, uuid) in deleted { changes[type]?.deleted.append(uuid) }
         return changes
     }

@@ -69,6 +69,17 @@ public final class PostgresHealthStore: HealthStore, ClinicalRegistry {
         }
     }
 
+    /// Runs one statement outside a transaction (a statement reads one snapshot by
+    /// itself: one round trip where ``read(_:)`` takes three) and turns each row with
+    /// `transform`; any error becomes a ``HealthError``.
+    func read<T: Sendable>(_ query: PostgresQuery, _ transform: (PostgresRow) throws -> T) async throws(HealthError) -> [T] {
+        do {
+            return try await database.query(query).map(transform)
+        } catch {
+            throw HealthError(postgres: error, while: "reading")
+        }
+    }
+
     /// Runs `body` in a read-only transaction on one snapshot; any error becomes a ``HealthError``.
     func read<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws(HealthError) -> T {
         do {

@@ -8,6 +8,8 @@ import SADEPostgres
 struct PostgresSampleReader {
     /// The columns every sample query selects, in the order ``sample(_:)`` reads them.
     static let columns = #"change_number, uuid, patient, type, value, unit, original_value, start, "end", device, source, metadata, correlation"#
+    /// How many ``columns`` there are.
+    static let columnCount = 13
 
     private let connection: PostgresConnection
     private let database: PostgresPool
@@ -20,10 +22,16 @@ struct PostgresSampleReader {
 
     /// The samples `query` selects (``columns`` first) with their change numbers.
     mutating func fetch(_ query: PostgresQuery) async throws -> (samples: [HealthSample], changeNumbers: [Int64]) {
+        try await fetch(rows: try await connection.rows(query, database))
+    }
+
+    /// The samples in `rows` (``columns`` first, more columns may follow) with their
+    /// change numbers; a correlation's members and an ECG's waveform are read now.
+    mutating func fetch(rows: [PostgresRow]) async throws -> (samples: [HealthSample], changeNumbers: [Int64]) {
         var samples: [HealthSample] = []
         var changeNumbers: [Int64] = []
         var correlations: [Int64: Int] = [:]
-        for row in try await connection.rows(query, database) {
+        for row in rows {
             let (changeNumber, sample) = try self.sample(row)
             changeNumbers.append(changeNumber)
             switch sample.type {

@@ -152,6 +152,20 @@ public final class PostgresPool: Sendable {
         }
     }
 
+    /// Runs `body` on one pooled connection outside a transaction: each statement
+    /// commits (and sees a snapshot) of its own.
+    ///
+    /// - Throws: what `body` threw when it is not a database error, else ``PostgresFailure``.
+    public func withConnection<Result: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> Result) async throws -> Result {
+        do {
+            return try await leased(body)
+        } catch let error as PSQLError {
+            throw PostgresFailure(error)
+        } catch let error as ConnectionPoolError {
+            throw PostgresFailure(error)
+        }
+    }
+
     /// How a transaction sees the others.
     public enum TransactionIsolation: String, Sendable {
         /// Each statement sees what was committed before it began.
