@@ -1,4 +1,5 @@
 import Foundation
+import SADECore
 import Synchronization
 
 /// Something that happened in a flat, for live subscribers (the event bus).
@@ -45,7 +46,7 @@ public final class HomeEventHub: Sendable {
     private let subscribers = Mutex<[UUID: Subscriber]>([:])
     private let buffer: Int
     /// Told of every event published here (not of those relayed from other nodes).
-    private let relay = Mutex<(@Sendable (HomeEvent) -> Void)?>(nil)
+    private let relay = Mutex<Callback<HomeEvent>?>(nil)
 
     /// A hub whose subscribers keep at most `buffer` events each.
     public init(buffer: Int = 1024) { self.buffer = buffer }
@@ -72,7 +73,7 @@ public final class HomeEventHub: Sendable {
 
     /// Has `handler` told of every event published on this node from now on.
     package func relay(to handler: @escaping @Sendable (HomeEvent) -> Void) {
-        relay.withLock { $0 = handler }
+        relay.withLock { $0 = Callback(handler) }
     }
 
     /// Whether anyone hears the events: a subscriber here, or the other nodes.

@@ -25,7 +25,7 @@ public actor HomeService {
     /// Flats whose agent is being started (its start awaits the store).
     private var starting: Set<FlatID> = []
     /// Where news for the agents goes when they run on another node.
-    private let elsewhere = Mutex<(@Sendable (AgentNews) -> Void)?>(nil)
+    private let elsewhere = Mutex<Callback<AgentNews>?>(nil)
     /// Actuator commands waiting for their device to confirm, by context.
     var pending: [UUID: PendingCall] = [:]
     private let logger: Logger
@@ -144,7 +144,7 @@ public actor HomeService {
     /// Has `handler` told what the agents must hear when they run on another node (the
     /// agents run on one node of several: the one that evaluates).
     nonisolated package func forward(to handler: @escaping @Sendable (AgentNews) -> Void) {
-        elsewhere.withLock { $0 = handler }
+        elsewhere.withLock { $0 = Callback(handler) }
     }
 
     /// Tells the agents here what another node learnt: a batch's facts, a new flat.

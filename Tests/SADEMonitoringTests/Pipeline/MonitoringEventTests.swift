@@ -2,6 +2,7 @@ import Foundation
 import SADEHealth
 import SADEMonitoring
 import SADENotification
+import Synchronization
 import Testing
 
 @Suite("Live events")
@@ -51,5 +52,17 @@ struct MonitoringEventTests {
         for await event in fast { fastSeen.append(event) }
         #expect(slowSeen == Array(published.suffix(3)))
         #expect(fastSeen == published)
+    }
+
+    @Test("the relay to other nodes is told of every event, however many: the 200,000th call costs what the first did")
+    func relayOfManyEvents() {
+        // Kept as a bare closure in a Mutex, the relay came back wrapped in two more thunks
+        // at each call: the 200,000th would have gone through 400,000 of them (or overflowed the stack).
+        let hub = MonitoringEventHub()
+        let told = Mutex(0)
+        hub.relay { _ in told.withLock { $0 += 1 } }
+        let event = MonitoringEvent.samples(SamplesEvent(patient: "p-1", sector: nil, samples: []))
+        for _ in 0..<200_000 { hub.publish(event) }
+        #expect(told.withLock { $0 } == 200_000)
     }
 }

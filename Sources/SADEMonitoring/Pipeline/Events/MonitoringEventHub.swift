@@ -1,3 +1,4 @@
+import SADECore
 import Synchronization
 
 /// Fans ``MonitoringEvent``s out to live subscribers (the server's event streams,
@@ -14,7 +15,7 @@ public final class MonitoringEventHub: Sendable {
 
     private let subscribers = Mutex<(byID: [Int: Subscriber], nextID: Int)>(([:], 0))
     /// Told whenever a subscriber comes or goes (the kinds wanted may have changed).
-    private let interestChanged = Mutex<(@Sendable () -> Void)?>(nil)
+    private let interestChanged = Mutex<Callback<Void>?>(nil)
 
     /// Creates a hub.
     public init(defaultBuffer: Int = 256) {
@@ -22,7 +23,7 @@ public final class MonitoringEventHub: Sendable {
     }
 
     /// Told of every event published here (not of those relayed from other nodes).
-    private let relay = Mutex<(@Sendable (MonitoringEvent) -> Void)?>(nil)
+    private let relay = Mutex<Callback<MonitoringEvent>?>(nil)
 
     /// Hands `event` to every subscriber without waiting (and to the relay to other
     /// nodes, if there is one).
@@ -38,7 +39,7 @@ public final class MonitoringEventHub: Sendable {
 
     /// Has `handler` told of every event published on this node from now on.
     package func relay(to handler: @escaping @Sendable (MonitoringEvent) -> Void) {
-        relay.withLock { $0 = handler }
+        relay.withLock { $0 = Callback(handler) }
     }
 
     private func deliver(_ event: MonitoringEvent) {
@@ -74,7 +75,7 @@ public final class MonitoringEventHub: Sendable {
 
     /// Has `handler` told whenever a subscriber comes or goes.
     package func onInterestChange(_ handler: @escaping @Sendable () -> Void) {
-        interestChanged.withLock { $0 = handler }
+        interestChanged.withLock { $0 = Callback(handler) }
     }
 
     /// How many subscribers are connected.
