@@ -48,15 +48,19 @@ extension PostgresHealthStore {
         _ types: [HealthType], patient: PatientID?, since anchors: [String: HealthAnchor], limit: Int?, as principal: Principal
     ) async throws(HealthError) -> [String: AnchoredChanges] {
         if let limit, limit < 1 { throw .invalidValue(field: "limit", reason: "must be at least 1") }
-        do {
+        // Types whose samples need more reads (a correlation's members, an ECG's waveform)
+        // are read in one snapshot, as is a single type.
+        let plain = types.allSatisfy { if case .quantity = $0 { true } else if case .category = $0 { true } else { false } }
+        if plain, Set(types.map(\.identifier)).count > 1 { do {
             let together = try await database.withConnection { [database] connection in
-                let grants = try await PostgresGrantRows.fetch(of: principal, connection, database)
+                // The system may do everything: its policy needs no grants.
+                let grants = principal.kind == .system ? [] : try await PostgresGrantRows.fetch(of: principal, connection, database)
                 return try await Self.changes(of: types, patient: patient, since: anchors, limit: limit, policy: AccessPolicy(principal, grants: grants), connection, database)
             }
             if let together { return together }
         } catch {
             throw HealthError(postgres: error, while: "reading")
-        }
+        } }
         return try await read { [database] connection in
             let policy = AccessPolicy(principal, grants: try await PostgresGrantRows.fetch(of: principal, connection, database))
             let last = try await connection.rows("SELECT last FROM change_counter WHERE id = 1", database).first?.decode(Int64.self) ?? 0

@@ -290,6 +290,12 @@ public final class MonitoringSystem: Sendable {
         interest.withLock { $0 }?.othersWant(kind) ?? false
     }
 
+    /// Tells the other nodes now what this node's clients watch, and returns once it is
+    /// sent (nothing to do alone).
+    package func announceWatching() async {
+        await interest.withLock { $0 }?.announceNow()
+    }
+
     /// The leases this node holds, by name, with when each runs out unless renewed.
     public var heldLeases: [String: Date] {
         guard let held = evaluationLease?.held else { return [:] }

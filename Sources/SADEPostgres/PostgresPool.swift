@@ -233,9 +233,14 @@ public final class PostgresPool: Sendable {
     }
 
     /// Sends `payloads` on `channel` in one statement (one round trip, one transaction):
-    /// listeners get them in this order.
+    /// listeners get them in this order. PostgreSQL delivers identical payloads of one
+    /// transaction once: those go one by one.
     public func notify(_ channel: String, _ payloads: [String]) async throws(PostgresFailure) {
         guard !payloads.isEmpty else { return }
+        guard Set(payloads).count == payloads.count else {
+            for payload in payloads { try await notify(channel, payload) }
+            return
+        }
         try await query("SELECT pg_notify(\(channel), payload) FROM unnest(\(payloads)::TEXT[]) AS payload")
     }
 

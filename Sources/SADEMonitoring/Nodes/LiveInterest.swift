@@ -7,7 +7,7 @@ import Synchronization
 /// the plentiful ones (samples, scores) to the others only while a client somewhere
 /// watches them: relaying every sample to every node cost the evaluating node a quarter
 /// of its time under load. Each node says what its clients watch when that changes and
-/// every ``period``; what a node said is forgotten after three periods unheard (it
+/// every ``period``; what a node said is forgotten after ten periods unheard (it
 /// stopped or died). Alerts, acknowledgements and escalations always go.
 ///
 /// A client that starts watching samples on one node sees other nodes' samples once
@@ -58,7 +58,15 @@ package final class LiveInterest: Sendable {
     package func othersWant(_ kind: MonitoringEvent.Kind) -> Bool {
         if Self.alwaysRelayed.contains(kind) { return true }
         let now = ContinuousClock.now
-        return heard.nodes.withLock { nodes in nodes.values.contains { now - $0.at < period * 3 && $0.kinds.contains(kind) } }
+        return heard.nodes.withLock { nodes in nodes.values.contains { now - $0.at < period * 10 && $0.kinds.contains(kind) } }
+    }
+
+    /// Says now what this node's clients watch, and returns once it is sent (a live
+    /// stream starting here waits for it, so that other nodes' events of the kinds it
+    /// watches come from then on).
+    package func announceNow() async {
+        relay.enqueue(Watching(node: node, kinds: hub.wantedKinds.map(\.rawValue).sorted()))
+        await relay.flush()
     }
 
     /// Says what this node's clients watch at once, whenever it changes and every

@@ -24,7 +24,7 @@ struct SeveralNodesTests {
 
         static func start(_ name: String, on url: String) async throws -> Node {
             let clock = ManualClock()
-            let pool = try await PostgresPool.connect(PostgresLocation(url: url), maximumConnections: 6, timeout: .seconds(30))
+            let pool = try await PostgresPool.connect(PostgresLocation(url: url), maximumConnections: 8, timeout: .seconds(30))
             let system = try await MonitoringSystem(
                 configuration: .init(
                     dataDirectory: nil, passwordHasher: .fastForTests, clock: clock, epoch: Ward.epoch,
@@ -152,7 +152,6 @@ struct SeveralNodesTests {
             return try JSONDecoder().decode(MonitoringEventRelay.Envelope.self, from: Data(payload.utf8)).events
         }
         var alertsOnB = b.system.events.subscribe(buffer: 1000, kinds: [.alert]).makeAsyncIterator()
-        await until { !b.system.othersWatch(.samples) && !a.system.othersWatch(.samples) && !a.system.othersWatch(.news2) }
         _ = try await a.accept(150, for: "patient-08", at: 0)
         await a.system.pipeline.settle()
         guard case .alert(let alert)? = await alertsOnB.next() else {

@@ -19,6 +19,7 @@ extension MonitoringServer {
             guard caller.role != .device else { throw APIError.forbidden("a device reads no events") }
             let kinds = try request.uri.queryParameters["types"].map { try Self.eventKinds(String($0)) }
             let stream = system.pipeline.events.subscribe(kinds: kinds)
+            await system.announceWatching()  // the other nodes send what it watches from now on
             let access = system.access
             let accounts = system.accounts
             let expiresAt = context.credentialsExpireAt ?? .distantFuture
