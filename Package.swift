@@ -60,7 +60,7 @@ let package = Package(
         ),
         // Health module: HealthKit-shaped store protocol, clinical model, NEWS2 and
         // anomaly detection, FHIR R4. No storage engine.
-        .target(name: "SADEHealth", dependencies: ["SADEACL", "SADECore"]),
+        .target(name: "SADEHealth", dependencies: ["SADEACL", "SADECore", .product(name: "Crypto", package: "swift-crypto")]),
         // The health store and clinical registry on SQLite (GRDB).
         .target(
             name: "SADEHealthSQLite",

@@ -47,6 +47,23 @@ extension PostgresHealthStore {
     public func changes(
         _ types: [HealthType], patient: PatientID?, since anchors: [String: HealthAnchor], limit: Int?, as principal: Principal
     ) async throws(HealthError) -> [String: AnchoredChanges] {
+        try await changes(types, patient: patient, shards: nil, since: anchors, limit: limit, as: principal)
+    }
+
+    /// ``changes(_:patient:since:limit:as:)`` for several types of the patients in
+    /// `shards`, picked in SQL (additions and deletions).
+    ///
+    /// - Throws: as ``samples(_:as:)``.
+    public func changes(
+        _ types: [HealthType], in shards: PatientShards?, since anchors: [String: HealthAnchor], limit: Int?, as principal: Principal
+    ) async throws(HealthError) -> [String: AnchoredChanges] {
+        try await changes(types, patient: nil, shards: shards?.isAll == true ? nil : shards, since: anchors, limit: limit, as: principal)
+    }
+
+    private func changes(
+        _ types: [HealthType], patient: PatientID?, shards: PatientShards?, since anchors: [String: HealthAnchor], limit: Int?,
+        as principal: Principal
+    ) async throws(HealthError) -> [String: AnchoredChanges] {
         if let limit, limit < 1 { throw .invalidValue(field: "limit", reason: "must be at least 1") }
         // Types whose samples need more reads (a correlation's members, an ECG's waveform)
         // are read in one snapshot, as is a single type.
@@ -55,7 +72,9 @@ extension PostgresHealthStore {
             let together = try await database.withConnection { [database] connection in
                 // The system may do everything: its policy needs no grants.
                 let grants = principal.kind == .system ? [] : try await PostgresGrantRows.fetch(of: principal, connection, database)
-                return try await Self.changes(of: types, patient: patient, since: anchors, limit: limit, policy: AccessPolicy(principal, grants: grants), connection, database)
+                return try await Self.changes(
+                    of: types, patient: patient, shards: shards, since: anchors, limit: limit, policy: AccessPolicy(principal, grants: grants),
+                    connection, database)
             }
             if let together { return together }
         } catch {
@@ -67,8 +86,8 @@ extension PostgresHealthStore {
             var changes: [String: AnchoredChanges] = [:]
             for type in types {
                 changes[type.identifier] = try await Self.changes(
-                    type, patient: patient, since: anchors[type.identifier] ?? .start, limit: limit, policy: policy, last: last,
-                    connection, database)
+                    type, patient: patient, shards: shards, since: anchors[type.identifier] ?? .start, limit: limit, policy: policy,
+                    last: last, connection, database)
             }
             return changes
         }
@@ -85,14 +104,15 @@ extension PostgresHealthStore {
     /// `nil` when the principal may read other patients of one type than of another
     /// (then the types are read one by one, in one transaction).
     private static func changes(
-        of types: [HealthType], patient: PatientID?, since anchors: [String: HealthAnchor], limit: Int?, policy: AccessPolicy,
-        _ connection: PostgresConnection, _ database: PostgresPool
+        of types: [HealthType], patient: PatientID?, shards: PatientShards?, since anchors: [String: HealthAnchor], limit: Int?,
+        policy: AccessPolicy, _ connection: PostgresConnection, _ database: PostgresPool
     ) async throws -> [String: AnchoredChanges]? {
         let identifiers = Array(Set(types.map(\.identifier))).sorted()
         guard identifiers.count > 1 else { return nil }
         let readable = types.map { policy.patients(.read, $0) }
         guard readable.allSatisfy({ $0 == readable[0] }) else { return nil }
-        let filter = try PostgresSampleFilter(patientsOf: types, patient: patient, policy: policy)
+        var filter = try PostgresSampleFilter(patientsOf: types, patient: patient, policy: policy)
+        if let shards { filter.add(shards) }
         let from = identifiers.map { (anchors[$0] ?? .start).rawValue }
         let conditions = filter.conditions.map { " AND " + $0 }.joined()
         var binds = filter.binds
@@ -150,10 +170,11 @@ extension PostgresHealthStore {
 
     /// One type's changes inside the snapshot; `last` is the newest change number in it.
     private static func changes(
-        _ type: HealthType, patient: PatientID?, since anchor: HealthAnchor, limit: Int?, policy: AccessPolicy, last: Int64,
-        _ connection: PostgresConnection, _ database: PostgresPool
+        _ type: HealthType, patient: PatientID?, shards: PatientShards?, since anchor: HealthAnchor, limit: Int?, policy: AccessPolicy,
+        last: Int64, _ connection: PostgresConnection, _ database: PostgresPool
     ) async throws -> AnchoredChanges {
         var filter = try PostgresSampleFilter(type, patient: patient, policy: policy)
+        if let shards { filter.add(shards) }
         if filter.matchesNothing { return AnchoredChanges(added: [], deleted: [], anchor: HealthAnchor(rawValue: last)) }
         filter.add("change_number > $", anchor.rawValue)
         var reader = PostgresSampleReader(connection, database)

@@ -141,6 +141,15 @@ struct PostgresSampleFilter {
         conditions.append(condition.replacingOccurrences(of: "$", with: "$\(binds.count)"))
     }
 
+    /// Only the patients of `shards` (``PatientShards/shard(of:)`` in SQL).
+    mutating func add(_ shards: PatientShards) {
+        binds.append(Int64(PatientShards.count))
+        binds.append(shards.members.map(Int64.init))
+        conditions.append(
+            "(('x' || substr(md5(patient), 1, 8))::bit(32)::int & 2147483647) % $\(binds.count - 1) = ANY($\(binds.count)::BIGINT[])")
+        matchesNothing = matchesNothing || shards.isEmpty
+    }
+
     /// `WHERE …`.
     var sql: String { conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ") }
 

@@ -119,16 +119,17 @@ public final class MonitoringSystem: Sendable {
     public let home: HomeService
     /// The wearable facade's projects and data items.
     public let wearableStore: WearableStore
-    /// Which node evaluates, when several share ``Configuration/postgres``.
-    let evaluationLease: EvaluationLease?
+    /// Which patients this node evaluates and whether it runs the singletons, when
+    /// several share ``Configuration/postgres``.
+    let leases: NodeLeases?
     let logger: Logger
     /// `sade_samples_accepted_total`, in the swift-metrics factory bound when the system
     /// was created (see ``recordMetrics()``).
     let samplesCounter: Counter
     /// Work that runs until shutdown (the demo homes' simulation), cancelled first then.
     private let background = Mutex<[Task<Void, Never>]>([])
-    /// The evaluation lease's renewals: they go on until the pipeline has evaluated what
-    /// was accepted, so that no other node evaluates meanwhile.
+    /// The leases' renewals: they go on until the pipeline has evaluated what was
+    /// accepted, so that no other node evaluates its patients meanwhile.
     private let renewals = Mutex<Task<Void, Never>?>(nil)
     /// The live events' relay to the other nodes, once started.
     private let relay = Mutex<MonitoringEventRelay?>(nil)
@@ -136,9 +137,9 @@ public final class MonitoringSystem: Sendable {
     private let interest = Mutex<LiveInterest?>(nil)
     /// The homes' events and facts relay to the other nodes, once started.
     private let homeRelay = Mutex<HomeRelay?>(nil)
-    /// What runs on the evaluating node only (the home agents, the issue track's office).
+    /// What runs on one node only (the home agents, the issue track's office).
     private let singletons = Singletons()
-    /// Whether a notification to the evaluating node is on its way.
+    /// Whether a notification to the other nodes is on its way.
     private let notifying = Mutex(false)
 
     /// Keeps `task` running until ``shutdown()``, which cancels it.
@@ -215,32 +216,34 @@ public final class MonitoringSystem: Sendable {
                 pipelineRecords = SQLitePipelineRecords(database)
             }
         } catch { throw MonitoringError(opening: "the alert book", error) }
-        // Alone, this node evaluates; with others, the one holding the evaluation lease does.
-        let gate =
-            configuration.postgres == nil ? EvaluationGate() : EvaluationGate(clock: PipelineClock(clock: platform.clock, epoch: configuration.epoch))
+        // Alone, this node evaluates every patient and runs the singletons; with others,
+        // each node the patients of the shards it holds leases on, one node the singletons.
+        let pipelineClock = PipelineClock(clock: platform.clock, epoch: configuration.epoch)
+        let gate = configuration.postgres == nil ? EvaluationGate() : EvaluationGate(clock: pipelineClock)
+        let sourcesGate = configuration.postgres == nil ? LeaseGate() : LeaseGate(clock: pipelineClock)
         let pipeline = MonitoringPipeline(
             environment: platform, store: health, records: pipelineRecords, outbox: outbox, desk: alertDesk, events: events,
-            configuration: pipelineConfiguration, sources: [simulatedMonitors], gate: gate)
+            configuration: pipelineConfiguration, sources: [simulatedMonitors], gate: gate, sourcesGate: sourcesGate)
         self.pipeline = pipeline
-        // Alone, started with the system (and stopped at shutdown); with others, while evaluating.
+        // Alone, started with the system (and stopped at shutdown); with others, while holding the singletons' lease.
         singletons.add("home agents", start: { try await home.startAgents() }, stop: { await home.stopAgents() })
         if let postgres = configuration.postgres {
             let singletons = self.singletons
             do {
-                evaluationLease = EvaluationLease(
-                    leases: try await PostgresLeases(postgres), node: configuration.nodeName, period: configuration.evaluationLease, gate: gate,
-                    clock: PipelineClock(clock: platform.clock, epoch: configuration.epoch), logger: logger,
-                    opened: { [simulatedMonitors, logger] in
+                leases = NodeLeases(
+                    leases: try await PostgresLeases(postgres), node: configuration.nodeName, period: configuration.evaluationLease, shards: gate,
+                    singletons: sourcesGate, clock: pipelineClock, logger: logger,
+                    gained: { _ in await pipeline.tookOver() },
+                    singletonsOpened: { [simulatedMonitors, logger] in
                         await simulatedMonitors.skipMissedTicks()  // another node's monitors ran meanwhile
-                        await pipeline.tookOver()
-                        // The home agents run where the evaluation does (a detector that fired
-                        // while the last node died is raised on start), and so does the issue track's office.
+                        // The home agents run on one node (a detector that fired while the last
+                        // one died is raised on start), and so does the issue track's office.
                         singletons.start(logger: logger)
                     },
-                    closed: { await singletons.stop() })
+                    singletonsClosed: { await singletons.stop() })
             } catch { throw MonitoringError(opening: "the leases", error) }
         } else {
-            evaluationLease = nil
+            leases = nil
         }
     }
 
@@ -255,14 +258,14 @@ public final class MonitoringSystem: Sendable {
     public func samplesAccepted(_ count: Int) {
         samplesCounter.increment(by: count)
         pipeline.wake()
-        guard let postgres = configuration.postgres, !pipeline.gate.isOpen else { return }
+        guard let postgres = configuration.postgres, !pipeline.gate.shards.isAll else { return }
         let idle = notifying.withLock { busy in
             defer { busy = true }
             return !busy
         }
         if idle {
-            // The evaluating node is another: tell it, rather than have it wait for its next
-            // cycle — one notification at a time, however many requests come meanwhile.
+            // Other nodes evaluate some patients: tell them, rather than have them wait for
+            // their next cycle — one notification at a time, however many requests come meanwhile.
             Task { [node = configuration.nodeName] in
                 try? await postgres.notify(Self.samplesChannel, node)
                 self.notifying.withLock { $0 = false }
@@ -281,8 +284,15 @@ public final class MonitoringSystem: Sendable {
     /// This node's name.
     public var node: String { configuration.nodeName }
 
-    /// Whether this node evaluates the samples now (always, alone).
+    /// Whether this node evaluates any patient's samples now (every one, alone).
     public var evaluates: Bool { pipeline.gate.isOpen }
+
+    /// The shards of patients this node evaluates now (all, alone).
+    public var evaluatedShards: PatientShards { pipeline.gate.shards }
+
+    /// Whether this node runs what runs on one node only now: the simulated monitors,
+    /// the home agents, the issue track's office (always, alone).
+    public var runsSingletons: Bool { pipeline.sourcesGate.isOpen }
 
     /// Whether a client of another node watches live events of `kind` now (always true
     /// of alerts and what follows them; false with no other node).
@@ -298,11 +308,16 @@ public final class MonitoringSystem: Sendable {
 
     /// The leases this node holds, by name, with when each runs out unless renewed.
     public var heldLeases: [String: Date] {
-        guard let held = evaluationLease?.held else { return [:] }
-        return [EvaluationLease.name: held.expiresAt]
+        leases?.held ?? [:]
     }
 
-    /// Runs `start` whenever this node takes the evaluation lease and `stop` when it
+    /// Renews this node's leases now, taking or giving up shards toward its fair share
+    /// (the renewal loop does every third of a lease period; tests call it directly).
+    package func renewLeases() async {
+        await leases?.renew()
+    }
+
+    /// Runs `start` whenever this node takes the singletons' lease and `stop` when it
     /// loses or gives it up, halts or shuts down: a singleton that must run on one node at
     /// a time (the issue track's office). Add it before ``start()``; with one node
     /// (no PostgreSQL) nothing is called: the caller runs it.
@@ -317,7 +332,7 @@ public final class MonitoringSystem: Sendable {
     /// duty changed.
     public func staffChanged() async throws {
         try await pipeline.refreshStaff()
-        // The other nodes' care-worker agents follow (the evaluating node's run the Contract Nets).
+        // The other nodes' care-worker agents follow (each evaluating node's run its patients' Contract Nets).
         if let postgres = configuration.postgres { try? await postgres.notify(Self.staffChannel, configuration.nodeName) }
     }
 
@@ -348,11 +363,11 @@ public final class MonitoringSystem: Sendable {
     public func start() async throws {
         await outbox.start()
         try await pipeline.start()
-        if evaluationLease == nil { try await home.startAgents() }  // else when this node takes the lease
+        if leases == nil { try await home.startAgents() }  // else when this node takes the singletons' lease
         if let retention = configuration.homeEventRetention { keep(homeRetention(keeping: retention)) }
-        if let lease = evaluationLease, let postgres = configuration.postgres {
-            await lease.renew()  // the first node up evaluates from the start
-            renewals.withLock { $0 = Task { await lease.run() } }
+        if let leases, let postgres = configuration.postgres {
+            await leases.renew()  // the first node up evaluates from the start
+            renewals.withLock { $0 = Task { await leases.run() } }
             keep(await onNotification(Self.samplesChannel, on: postgres) { [pipeline] in pipeline.wake() })
             keep(await onNotification(Self.staffChannel, on: postgres) { [pipeline, logger] in
                 do { try await pipeline.refreshStaff() } catch { logger.warning("care-worker agents not refreshed", metadata: ["error": "\(error)"]) }
@@ -401,14 +416,15 @@ public final class MonitoringSystem: Sendable {
         }
     }
 
-    /// Stops evaluating and renewing the evaluation lease without giving it up, as a
-    /// node that died would: another node takes over once the lease runs out (tests of
-    /// failover in one process).
+    /// Stops evaluating and renewing the leases without giving them up, as a node that
+    /// died would: the other nodes take over once the leases run out (tests of failover
+    /// in one process).
     package func halt() async {
         for task in background.withLock({ tasks in defer { tasks = [] }; return tasks }) { task.cancel() }
         let renewing = renewals.withLock { $0 }
         renewing?.cancel()
         await renewing?.value  // a renewal in flight opens nothing after this
+        await leases?.halt()
         pipeline.gate.close()
         await singletons.stop()
     }
@@ -438,7 +454,7 @@ public final class MonitoringSystem: Sendable {
         let renewing = renewals.withLock { $0 }
         renewing?.cancel()
         await renewing?.value  // a renewal in flight must not take the lease back after the release
-        await evaluationLease?.release()  // evaluated what it accepted: another node goes on at once
+        await leases?.release()  // evaluated what it accepted: the other nodes go on at once
         await singletons.stop()
         await homeRelay.withLock { $0 }?.flush()  // what the homes did until now reaches the other nodes
         events.finishAll()

@@ -36,8 +36,8 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: """
         Keep the health store (samples, clinical registry), accounts, device tokens, alerts and notifications in this \
         PostgreSQL database, postgres://user:password@host:port/database (default: SADE_DATABASE_URL, else SQLite in the \
-        data directory). Several nodes may share it: one evaluates the samples at a time (a lease), any accepts them. \
-        The homes, the wearable data and the issue track stay in the data directory for now.
+        data directory). Several nodes may share it: any accepts samples; each evaluates the patients of its share of \
+        16 shards (leases), one runs the simulators, home agents and issue track office.
         """)
     var database: String?
 

@@ -69,14 +69,14 @@ public enum DemoHomes {
                 guard (try? await system.platform.clock.sleep(for: interval)) != nil else { return }
                 let to = system.now()
                 defer { from = to }
-                guard system.evaluates else { continue }  // with several nodes, the evaluating one simulates the homes
+                guard system.runsSingletons else { continue }  // with several nodes, the one running the singletons simulates the homes
                 for (flat, routine) in live {
                     let events = routine.events(from: from, to: to)
                     if !events.isEmpty { _ = try? await system.home.ingest(events, flat: flat) }
                 }
             }
         })
-        system.keep(Task { await SimulatedGateway(home: system.home, when: { system.evaluates }).run() })
+        system.keep(Task { await SimulatedGateway(home: system.home, when: { system.runsSingletons }).run() })
     }
 
     /// The flat's routine: Joseph's goes quiet from the morning after the demo's first day.

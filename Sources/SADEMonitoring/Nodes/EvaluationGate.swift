@@ -1,57 +1,66 @@
 import Foundation
+import SADEHealth
 import Synchronization
 
-/// Whether this node evaluates the samples now: always on a node of its own; on one of
-/// several sharing a database, only while its evaluation lease is surely still its own
-/// (``EvaluationLease``: open until a margin before the lease would run out unrenewed,
-/// on this node's clock). The collector collects, the anomaly agent evaluates batches
-/// and checks for silent devices only while the gate is open; ingest and the API work
-/// either way.
+/// Which patients this node evaluates now, by ``PatientShards``: every one on a node of
+/// its own; on one of several sharing a database, those of the shards whose leases are
+/// surely still its own (``NodeLeases``: each open until a margin before its lease
+/// would run out unrenewed, on this node's clock). The collector reads the samples of
+/// these shards only; the anomaly agent evaluates and checks for silent devices while
+/// any is open; ingest and the API work either way.
 package final class EvaluationGate: Sendable {
     private let clock: PipelineClock?
-    /// Open until this date (`distantFuture`: for good); how many times it opened.
-    private let state: Mutex<(until: Date?, openings: Int)>
+    /// Per shard, open until this date (`distantFuture`: for good); how many times a
+    /// shard opened.
+    private let state: Mutex<(until: [Int: Date], openings: Int)>
 
-    /// A gate open for good (a node of its own).
+    /// A gate open for good to every shard (a node of its own).
     package init() {
         clock = nil
-        state = Mutex((.distantFuture, 1))
+        state = Mutex((Dictionary(uniqueKeysWithValues: PatientShards.all.members.map { ($0, .distantFuture) }), 1))
     }
 
-    /// A closed gate, opened by a lease for a while on `clock`.
+    /// A closed gate, opened shard by shard by leases for a while on `clock`.
     package init(clock: PipelineClock) {
         self.clock = clock
-        state = Mutex((nil, 0))
+        state = Mutex(([:], 0))
     }
 
-    /// Whether the node evaluates now.
-    package var isOpen: Bool {
-        state.withLock { state in
-            guard let until = state.until else { return false }
-            return until == .distantFuture || (clock.map { $0.now < until } ?? true)
+    /// The shards open now.
+    package var shards: PatientShards {
+        let now = clock?.now
+        let open = state.withLock { state in
+            state.until.filter { _, until in until == .distantFuture || now.map { $0 < until } ?? true }.keys
         }
+        return PatientShards(open)
     }
 
-    /// How many times the gate opened: what this node read of the shared state before
-    /// the last opening (anchors) is stale.
+    /// Whether the node evaluates any patient now.
+    package var isOpen: Bool { !shards.isEmpty }
+
+    /// Whether the node evaluates `patient` now.
+    package func owns(_ patient: PatientID) -> Bool { shards.contains(patient) }
+
+    /// How many times a shard opened: what this node read of the shared state before
+    /// the last opening (anchors) may be stale.
     package var openings: Int { state.withLock { $0.openings } }
 
-    /// Keeps the gate open until `date`: whether it was closed before.
+    /// Keeps `shards` open until `date`: those that were closed before.
     @discardableResult
-    package func open(until date: Date) -> Bool {
-        let wasOpen = isOpen
+    package func open(_ shards: PatientShards, until date: Date) -> PatientShards {
+        let opened = shards.subtracting(self.shards)
         state.withLock { state in
-            state.until = date
-            if !wasOpen { state.openings += 1 }
+            for shard in shards.members { state.until[shard] = date }
+            if !opened.isEmpty { state.openings += 1 }
         }
-        return !wasOpen
+        return opened
     }
 
-    /// Closes the gate: whether it was open.
+    /// Closes `shards` (every one by default): those that were open.
     @discardableResult
-    package func close() -> Bool {
-        let wasOpen = isOpen
-        state.withLock { $0.until = nil }
-        return wasOpen
+    package func close(_ shards: PatientShards = .all) -> PatientShards {
+        let closed = PatientShards(Set(shards.members).intersection(self.shards.members))
+        state.withLock { state in for shard in shards.members { state.until[shard] = nil } }
+        return closed
     }
 }

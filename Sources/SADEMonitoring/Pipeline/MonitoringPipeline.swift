@@ -36,9 +36,12 @@ public final class MonitoringPipeline: Sendable {
     public let alerts: AlertAgent
     let roster: StaffRoster
     let anomaliesInFlight = InFlightCounter()
-    /// Open while this node evaluates: always on a node of its own; with several, while
-    /// it holds the evaluation lease.
+    /// The patients this node evaluates: every one on a node of its own; with several,
+    /// those of the shards it holds leases on.
     package let gate: EvaluationGate
+    /// Open while this node runs the pushing sources: always on a node of its own; with
+    /// several, while it holds the singletons' lease.
+    package let sourcesGate: LeaseGate
     /// `sade_alerts_open` (see ``recordOpenAlerts()``).
     let alertsOpen: Gauge
 
@@ -66,9 +69,10 @@ public final class MonitoringPipeline: Sendable {
     package init(
         environment: Environment, store: any HealthStore & ClinicalRegistry, records: any PipelineRecords, outbox: NotificationOutbox,
         desk: AlertDesk, events: MonitoringEventHub, configuration: Configuration, sources: [any NewDataSource] = [],
-        gate: EvaluationGate = EvaluationGate()
+        gate: EvaluationGate = EvaluationGate(), sourcesGate: LeaseGate = LeaseGate()
     ) {
         self.gate = gate
+        self.sourcesGate = sourcesGate
         alertsOpen = Gauge(label: "sade_alerts_open")
         self.environment = environment
         self.events = events
@@ -78,7 +82,7 @@ public final class MonitoringPipeline: Sendable {
         self.book = book
         alerts = AlertAgent(
             environment: environment, registry: store, book: book, rules: configuration.alertRules,
-            escalationCheckInterval: configuration.escalationCheckInterval, anomaliesInFlight: anomaliesInFlight)
+            escalationCheckInterval: configuration.escalationCheckInterval, anomaliesInFlight: anomaliesInFlight, gate: gate)
         anomalies = AnomaliesAgent(
             environment: environment, registry: store, anchors: anchors, events: events,
             detector: AnomalyDetector(configuration: configuration.detector), news2Window: configuration.detector.news2Window, epoch: configuration.epoch,
@@ -87,7 +91,7 @@ public final class MonitoringPipeline: Sendable {
         collector = CollectorAgent(
             environment: environment, store: store, anchors: anchors, sources: sources, types: configuration.collectedTypes,
             batchLimit: configuration.batchLimit, period: configuration.collectionInterval, anomaliesAgent: anomalies.agent.identifier,
-            gate: gate)
+            gate: gate, sourcesGate: sourcesGate)
         roster = StaffRoster(registry: store, environment: environment, book: book)
     }
 
@@ -106,9 +110,10 @@ public final class MonitoringPipeline: Sendable {
         collector.wake()
     }
 
-    /// This node takes the evaluation over (from a node that died or stopped): the
-    /// alerts that node raised without recording are recorded, then what it left
-    /// unevaluated is collected; the care-worker agents are brought up to date.
+    /// This node takes some patients' evaluation over (from a node that died, stopped or
+    /// gave them up): the alerts raised about them without being recorded are recorded,
+    /// then what was left unevaluated is collected; the care-worker agents are brought up
+    /// to date.
     package func tookOver() async {
         await alerts.adoptUnrecordedAlerts()  // before any anomaly received from now on
         collector.wake()

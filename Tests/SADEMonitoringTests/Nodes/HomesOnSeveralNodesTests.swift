@@ -22,17 +22,17 @@ struct HomesOnSeveralNodesTests {
     }
 
     @Test("""
-        the home agents run on the evaluating node: a flat made on the other node gets its agent there; a smoke detector \
+        the home agents run on the node holding the singletons' lease: a flat made on the other node gets its agent there; a smoke detector \
         firing on the other node is raised by it, once; each node's bus sees the other's events
         """)
     func agentsOnTheEvaluatingNode() async throws {
         let url = try await PostgresTestServer.makeDatabase()
         let a = try await Node.start("node-a", on: url)
         let b = try await Node.start("node-b", on: url)
-        #expect(a.system.evaluates && !b.system.evaluates)
+        #expect(a.system.runsSingletons && !b.system.runsSingletons)
         let flat = try await b.system.home.createFlat(Self.plan)
         await until { await a.system.home.agent(of: flat.id) != nil }
-        #expect(await a.system.home.agent(of: flat.id) != nil, "the evaluating node started the new flat's agent")
+        #expect(await a.system.home.agent(of: flat.id) != nil, "the node running the singletons started the new flat's agent")
         #expect(await b.system.home.agent(of: flat.id) == nil, "the other runs none")
 
         var onA = a.system.home.events.subscribe(flats: nil).makeAsyncIterator()
@@ -52,7 +52,7 @@ struct HomesOnSeveralNodesTests {
         await a.system.shutdown()
     }
 
-    @Test("the evaluating node dies before a detector's news reaches it: the node that takes over raises the alarm as its agents start")
+    @Test("the node running the singletons dies before a detector's news reaches it: the node that takes over raises the alarm as its agents start")
     func takeoverRaisesAStandingHazard() async throws {
         let url = try await PostgresTestServer.makeDatabase()
         let a = try await Node.start("node-a", on: url)
@@ -65,8 +65,8 @@ struct HomesOnSeveralNodesTests {
         #expect(try await b.system.homeStore.messages(flat: flat.id, states: nil, from: nil, to: nil).isEmpty, "nobody heard it yet")
 
         b.clock.advance(by: .seconds(10))  // one lease period
-        await b.system.evaluationLease?.renew()
-        #expect(b.system.evaluates)
+        await b.system.renewLeases()
+        #expect(b.system.runsSingletons)
         await until { await b.system.home.agent(of: flat.id) != nil }  // B's own renewal loop may be the one starting them
         #expect(await b.system.home.agent(of: flat.id) != nil, "the home agents moved with the evaluation")
         try await until { try await !b.system.homeStore.messages(flat: flat.id, states: [.open], from: nil, to: nil).isEmpty }
@@ -78,7 +78,7 @@ struct HomesOnSeveralNodesTests {
         _ = try await b.system.home.confirm(message: open[0].id, by: "nurse1")
         await b.system.shutdown()
         let c = try await Node.start("node-c", on: url)
-        #expect(c.system.evaluates, "B gave the lease up")
+        #expect(c.system.runsSingletons, "B gave the lease up")
         #expect(try await c.system.home.standingHazards(in: flat).isEmpty)
         #expect(try await c.system.homeStore.messages(flat: flat.id, states: nil, from: nil, to: nil).count == 1)
         await c.system.shutdown()

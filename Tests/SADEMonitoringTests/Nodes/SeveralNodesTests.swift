@@ -44,8 +44,8 @@ struct SeveralNodesTests {
     }
 
     @Test("""
-        one node evaluates, any accepts; when it dies, the other takes the lease within one period, evaluates what the dead \
-        one accepted, raises no second alert for an open episode, and goes on escalating the dead node's alert
+        the first node up evaluates every patient, any accepts; when it dies, the other takes its shards within one period, \
+        evaluates what the dead one accepted, raises no second alert for an open episode, and goes on escalating the dead node's alert
         """)
     func failover() async throws {
         let url = try await PostgresTestServer.makeDatabase()
@@ -54,8 +54,10 @@ struct SeveralNodesTests {
         try await Ward.seed(a.system.health, patients: [Ward.patient("patient-01", in: "covid-ward"), Ward.patient("patient-02", in: "covid-ward")])
         try await a.system.staffChanged()
         try await b.system.staffChanged()
-        #expect(a.system.evaluates && !b.system.evaluates, "the first node up holds the evaluation lease")
-        #expect(a.system.heldLeases.keys.sorted() == [EvaluationLease.name] && b.system.heldLeases.isEmpty)
+        #expect(a.system.evaluatedShards.isAll && !b.system.evaluates, "the first node up holds every shard's lease (B's renewals share them out)")
+        #expect(a.system.runsSingletons && !b.system.runsSingletons)
+        #expect(Set(a.system.heldLeases.keys) == Set(["monitoring/node/node-a", NodeLeases.singletonsName] + PatientShards.all.members.map(NodeLeases.shardName)))
+        #expect(b.system.heldLeases.keys.sorted() == ["monitoring/node/node-b"])
 
         // Accepted by the node that does not evaluate: evaluated by the one that does.
         _ = try await b.accept(150, for: "patient-01", at: 0)
@@ -70,9 +72,9 @@ struct SeveralNodesTests {
         ]
         var log = b.system.events.subscribe(buffer: 1000).makeAsyncIterator()
         b.clock.advance(by: .seconds(10))  // one lease period, on B's clock …
-        await b.system.evaluationLease?.renew()  // … and B's next renewal (its loop's, or this one)
-        #expect(b.system.evaluates)
-        #expect(b.system.heldLeases.keys.sorted() == [EvaluationLease.name])
+        await b.system.renewLeases()  // … and B's next renewal (its loop's, or this one)
+        #expect(b.system.evaluatedShards.isAll && b.system.runsSingletons)
+        #expect(b.system.heldLeases.count == PatientShards.count + 2)
         await b.system.pipeline.settle()
         var evaluated: Set<UUID> = []
         while !left.allSatisfy({ evaluated.contains($0.id) }), let event = await log.next() {
@@ -91,7 +93,7 @@ struct SeveralNodesTests {
         await a.system.shutdown()
     }
 
-    @Test("a node that shuts down gives the lease up: the other evaluates at once, without waiting for it to run out")
+    @Test("a node that shuts down gives its leases up: the other evaluates at once, without waiting for them to run out")
     func gracefulHandover() async throws {
         let url = try await PostgresTestServer.makeDatabase()
         let a = try await Node.start("node-a", on: url)
@@ -100,8 +102,8 @@ struct SeveralNodesTests {
         #expect(a.system.evaluates && !b.system.evaluates)
         await a.system.shutdown()
         b.clock.advance(by: .seconds(4))  // well inside the period A's lease would have lasted
-        await b.system.evaluationLease?.renew()
-        #expect(b.system.evaluates)
+        await b.system.renewLeases()
+        #expect(b.system.evaluatedShards.isAll)
         _ = try await b.accept(150, for: "patient-03", at: 4)
         await b.system.pipeline.settle()
         #expect(try await b.system.pipeline.book.alerts(patients: ["patient-03"]).count == 1)
@@ -199,7 +201,7 @@ struct SeveralNodesTests {
         await pool.close()
     }
 
-    @Test("the simulated monitors run on the evaluating node only, however many nodes have them")
+    @Test("the simulated monitors run on the node holding the singletons' lease only, however many nodes have them")
     func simulatorsOnTheEvaluatingNode() async throws {
         let url = try await PostgresTestServer.makeDatabase()
         let a = try await Node.start("node-a", on: url)
@@ -237,14 +239,62 @@ struct SeveralNodesTests {
         #expect(try await b.system.pipeline.book.alert(raised.id) == nil)
 
         b.clock.advance(by: .seconds(10))
-        await b.system.evaluationLease?.renew()
-        #expect(b.system.evaluates)
+        await b.system.renewLeases()
+        #expect(b.system.evaluatedShards.isAll)
         _ = try await b.accept(151, for: "patient-08", at: 10)
         await b.system.pipeline.settle()
         let alerts = try await b.system.pipeline.book.alerts(patients: ["patient-08"])
         #expect(alerts.map(\.id) == [raised.id], "recorded, and joined by the episode instead of a second alert")
         #expect(alerts.first?.assignee == "dan" && alerts.first?.category == .clinical && alerts.first?.sector == "covid-ward")
         try await b.system.pipeline.book.acknowledge(raised.id, by: "dan")
+        await b.system.shutdown()
+        await a.system.shutdown()
+    }
+
+    @Test("""
+        a node that joins takes half the shards of patients: each node evaluates its own patients' samples, whichever node \
+        accepted them; when one dies the other takes its shards back and evaluates what it left
+        """)
+    func patientsSharedOut() async throws {
+        let url = try await PostgresTestServer.makeDatabase()
+        let a = try await Node.start("node-a", on: url)
+        let b = try await Node.start("node-b", on: url)
+        await a.system.renewLeases()  // A counts two nodes: it closes the upper half of its shards …
+        #expect(a.system.evaluatedShards == PatientShards(0..<8) && !b.system.evaluates)
+        await a.system.renewLeases()  // … gives them up at its next renewal …
+        await b.system.renewLeases()  // … and B takes them
+        #expect(a.system.evaluatedShards == PatientShards(0..<8) && b.system.evaluatedShards == PatientShards(8..<16))
+        #expect(a.system.runsSingletons && !b.system.runsSingletons, "the singletons stay where they were")
+
+        // A patient of each node's half, each sample accepted by the other node.
+        let ids = (0...).lazy.map { PatientID(rawValue: "shared-\($0)") }
+        let ofA = try #require(ids.first { a.system.evaluatedShards.contains($0) })
+        let ofB = try #require(ids.first { b.system.evaluatedShards.contains($0) })
+        try await Ward.seed(a.system.health, patients: [Ward.patient(ofA, in: "covid-ward"), Ward.patient(ofB, in: "covid-ward")])
+        try await a.system.staffChanged()
+        try await b.system.staffChanged()
+        _ = try await b.accept(150, for: ofA, at: 0)
+        _ = try await a.accept(150, for: ofB, at: 0)
+        try await until {
+            try await a.system.pipeline.book.alerts(patients: [ofA, ofB]).count == 2
+        }
+        for node in [a, b] { await node.system.pipeline.settle() }
+        #expect(await a.system.pipeline.latestNEWS2[ofA] != nil && a.system.pipeline.latestNEWS2[ofB] == nil, "node A scored its patient only")
+        #expect(await b.system.pipeline.latestNEWS2[ofB] != nil && b.system.pipeline.latestNEWS2[ofA] == nil, "node B scored its patient only")
+        #expect(try await a.system.pipeline.book.alerts(patients: [ofA]).count == 1)
+        #expect(try await a.system.pipeline.book.alerts(patients: [ofB]).count == 1)
+
+        // B dies with a sample of its patient accepted and not evaluated: A takes B's shards
+        // after one lease period and evaluates it.
+        await b.system.halt()
+        let left = try await b.accept(40, for: ofB, at: 5)
+        a.clock.advance(by: .seconds(10))
+        await a.system.renewLeases()
+        #expect(a.system.evaluatedShards.isAll)
+        await a.system.pipeline.settle()
+        let scored = await a.system.pipeline.latestNEWS2[ofB]
+        #expect(scored != nil, "node A evaluated what node B left of its patient")
+        #expect(try await a.system.health.samples(SampleQuery(.quantity(.heartRate), patient: ofB), as: .system).map(\.id).contains(left.id))
         await b.system.shutdown()
         await a.system.shutdown()
     }

@@ -102,13 +102,19 @@ struct AlertBookTests {
         #expect(reopened.openAlertCount(assignee: "bea") == 0)
     }
 
-    @Test("anchors only move forward, per type", arguments: Backend.allCases)
+    @Test("anchors only move forward, per shard of patients and type; a shard never evaluated starts from the start", arguments: Backend.allCases)
     func anchorsMoveForward(_ backend: Backend) async throws {
         let records = try await Bench(backend).records
-        #expect(try await records.anchors().isEmpty)
-        try await records.advanceAnchors(to: ["HeartRate": HealthAnchor(rawValue: 40), "StepCount": HealthAnchor(rawValue: 7)])
-        try await records.advanceAnchors(to: ["HeartRate": HealthAnchor(rawValue: 12), "StepCount": HealthAnchor(rawValue: 9)])
-        #expect(try await records.anchors() == ["HeartRate": HealthAnchor(rawValue: 40), "StepCount": HealthAnchor(rawValue: 9)])
+        let fresh = try await records.anchors(of: .all)
+        #expect(fresh.keys.sorted() == PatientShards.all.members && fresh.values.allSatisfy(\.isEmpty))
+        try await records.advanceAnchors(of: PatientShards([0, 1]), to: ["HeartRate": HealthAnchor(rawValue: 40), "StepCount": HealthAnchor(rawValue: 7)])
+        try await records.advanceAnchors(of: PatientShards([1, 2]), to: ["HeartRate": HealthAnchor(rawValue: 12), "StepCount": HealthAnchor(rawValue: 9)])
+        let anchors = try await records.anchors(of: PatientShards([0, 1, 2, 3]))
+        #expect(anchors[0] == ["HeartRate": HealthAnchor(rawValue: 40), "StepCount": HealthAnchor(rawValue: 7)])
+        #expect(anchors[1] == ["HeartRate": HealthAnchor(rawValue: 40), "StepCount": HealthAnchor(rawValue: 9)])
+        #expect(anchors[2] == ["HeartRate": HealthAnchor(rawValue: 12), "StepCount": HealthAnchor(rawValue: 9)])
+        #expect(anchors[3] == [:])
+        #expect(anchors.count == 4)
     }
 
     @Test("an episode's open alert is found until the episode closes or the alert is acknowledged; escalation steps are claimed once", arguments: Backend.allCases)

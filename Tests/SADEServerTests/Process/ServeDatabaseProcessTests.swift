@@ -93,12 +93,12 @@ struct ServeDatabaseProcessTests {
             let company = try await HarnessResponse.json(.get, base + "/api/v1/company", token: admin)
             #expect((company.object?["employees"] as? [Any])?.count == IssueTrackScenario.employees.count, "\(company.text)")
         }
-        // An urgent issue registered on each node: the office (on the evaluating node) runs
+        // An urgent issue registered on each node: the office (on the node running the singletons) runs
         // both rounds, and either node tells how they went.
         var rounds: [[String: Any]] = []
         for (_, base) in nodes {
             let admin = try await ServeProcessTests.login(base, "admin")
-            // 503 while no node has opened the office yet (the evaluating node opens it once it took the lease).
+            // 503 while no node has opened the office yet (the node running the singletons opens it once it took their lease).
             var registered = try await HarnessResponse.json(.get, base + "/health")
             let accepted = try await SeveralNodesProcessTests.eventually(within: .seconds(30)) {
                 registered = try await HarnessResponse.json(.post, base + "/api/v1/issues", token: admin, IssueBody(

@@ -24,6 +24,17 @@ struct SeveralNodesProcessTests {
         try? await HarnessResponse.json(.get, base + "/health").object
     }
 
+    /// The shards of patients the node at `base` evaluates (`GET /health`).
+    static func shards(_ base: String) async -> [Int]? {
+        await health(base)?["shards"] as? [Int]
+    }
+
+    /// Whether the two nodes evaluate eight shards each, between them all sixteen.
+    static func sharedOut(_ first: String, _ second: String) async -> Bool {
+        guard let one = await shards(first), let other = await shards(second) else { return false }
+        return one.count == 8 && other.count == 8 && Set(one + other).count == 16
+    }
+
     /// Polls `condition` every 100 ms until it holds or `limit` passes (processes and a
     /// database: there is no event to wait on); whether it held.
     static func eventually(within limit: Duration, _ condition: () async throws -> Bool) async rethrows -> Bool {
@@ -45,9 +56,10 @@ struct SeveralNodesProcessTests {
     }
 
     @Test("""
-        two nodes, readings posted to both; SIGKILL the evaluating one in the middle of ingest: every acknowledged \
-        sample is in the database and evaluated, each deteriorating patient has exactly one alert, the survivor takes \
-        over within the lease, and the killed node rejoins on restart
+        two nodes sharing the patients out, readings posted to both; SIGKILL one in the middle of ingest: every \
+        acknowledged sample is in the database and evaluated, each deteriorating patient has exactly one alert, the \
+        survivor takes the dead node's patients over within the lease, and the killed node rejoins on restart and takes \
+        its share back
         """)
     func killTheEvaluatingNode() async throws {
         let url = try await PostgresTestServer.makeDatabase()
@@ -58,7 +70,8 @@ struct SeveralNodesProcessTests {
             b.signal(SIGKILL)
         }
         #expect(await Self.health(baseA)?["evaluates"] as? Bool == true, "the first node up evaluates")
-        #expect(await Self.health(baseB)?["evaluates"] as? Bool == false)
+        let shared = await Self.eventually(within: .seconds(30)) { await Self.sharedOut(baseA, baseB) }
+        #expect(shared, "each node evaluates half the shards of patients within two renewals")
         let tokenA = try await ServeProcessTests.login(baseA, "admin")
         let tokenB = try await ServeProcessTests.login(baseB, "admin")  // an account made by node A, a token node B signed
         let crossed = try await HarnessResponse.json(.get, baseB + "/api/v1/alerts", token: tokenA)
@@ -69,7 +82,7 @@ struct SeveralNodesProcessTests {
             #expect(created.status == .created, "\(created.text)")
         }
 
-        // Ingest through both nodes; the evaluating one is killed halfway.
+        // Ingest through both nodes; node A is killed halfway.
         var acknowledged: [UUID] = []
         var killedAt: ContinuousClock.Instant?
         for round in 0..<10 {
@@ -89,21 +102,24 @@ struct SeveralNodesProcessTests {
         #expect(acknowledged.count == 10 * Self.patients.count * 3)
         _ = await a.finish()
 
-        // The survivor takes the lease once node A's has run out.
-        let tookOver = await Self.eventually(within: .seconds(30)) { await Self.health(baseB)?["evaluates"] as? Bool == true }
+        // The survivor takes node A's shards once their leases have run out.
+        let tookOver = await Self.eventually(within: .seconds(30)) { await Self.shards(baseB) == Array(0..<16) }
         let failover = killedAt.map { ContinuousClock.now - $0 }
         #expect(tookOver)
         if let failover { #expect(failover < .seconds(10), "took over after \(failover) with a 5 s lease") }
 
-        // Every acknowledged sample is in the database, and evaluated: the anchors reached it.
+        // Every acknowledged sample is in the database, and evaluated: its shard's anchors reached it.
         let pool = try await PostgresPool.connect(PostgresLocation(url: url), maximumConnections: 2, timeout: .seconds(30))
         let stored = try await pool.query("SELECT uuid FROM sample WHERE patient LIKE 'kill-%'").map { try $0.decode(UUID.self) }
         #expect(Set(acknowledged).isSubset(of: Set(stored)), "\(Set(acknowledged).subtracting(stored).count) acknowledged samples missing")
         let evaluated = try await Self.eventually(within: .seconds(60)) {
             try await pool.query(
                 """
-                SELECT COUNT(*) FROM (SELECT type, max(change_number) AS last FROM sample WHERE patient LIKE 'kill-%' GROUP BY type) s
-                LEFT JOIN pipeline_anchor a ON a.type = s.type WHERE COALESCE(a.anchor, 0) < s.last
+                SELECT COUNT(*) FROM (
+                    SELECT (('x' || substr(md5(patient), 1, 8))::bit(32)::int & 2147483647) % 16 AS shard, type, max(change_number) AS last
+                    FROM sample WHERE patient LIKE 'kill-%' GROUP BY 1, 2
+                ) s
+                LEFT JOIN pipeline_shard_anchor a ON a.shard = s.shard AND a.type = s.type WHERE COALESCE(a.anchor, 0) < s.last
                 """
             ).first?.decode(Int.self) == 0
         }
@@ -122,11 +138,12 @@ struct SeveralNodesProcessTests {
         #expect(everyPatient)
         #expect(try await clinicalAlerts() == Dictionary(uniqueKeysWithValues: Self.patients.map { ($0, 1) }))
 
-        // Node A comes back: it serves again and leaves the evaluation to node B.
+        // Node A comes back: it serves again and takes its share of the patients back.
         let (again, baseAgain) = try await Self.node("node-a", on: url)
         defer { again.signal(SIGKILL) }
-        let rejoined = await Self.health(baseAgain)
-        #expect(rejoined?["node"] as? String == "node-a" && rejoined?["evaluates"] as? Bool == false)
+        #expect(await Self.health(baseAgain)?["node"] as? String == "node-a")
+        let reshared = await Self.eventually(within: .seconds(30)) { await Self.sharedOut(baseAgain, baseB) }
+        #expect(reshared, "the rejoined node evaluates half the patients again")
         let token = try await ServeProcessTests.login(baseAgain, "admin")
         let listed = try await HarnessResponse.json(.get, baseAgain + "/api/v1/alerts?status=all", token: token)
         #expect((listed.array as? [[String: Any]] ?? []).filter { Self.patients.contains($0["patient"] as? String ?? "") }.count >= 4)

@@ -36,9 +36,9 @@ public final class AlertAgent: Sendable {
 
     init(
         name: String = defaultName, environment: Environment, registry: any ClinicalRegistry, book: AlertBook,
-        rules: AlertRules, escalationCheckInterval: Duration, anomaliesInFlight: InFlightCounter
+        rules: AlertRules, escalationCheckInterval: Duration, anomaliesInFlight: InFlightCounter, gate: EvaluationGate
     ) {
-        let dispatcher = AlertDispatcher(registry: registry, book: book, rules: rules)
+        let dispatcher = AlertDispatcher(registry: registry, book: book, rules: rules, gate: gate)
         let pending = InFlightCounter()
         self.dispatcher = dispatcher
         self.pending = pending

@@ -9,6 +9,8 @@ actor AlertDispatcher {
     let registry: any ClinicalRegistry
     let book: AlertBook
     let rules: AlertRules
+    /// The patients this node evaluates: whose unrecorded alerts it adopts.
+    let gate: EvaluationGate
 
     private struct EpisodeKey: Hashable {
         let patient: PatientID
@@ -25,7 +27,8 @@ actor AlertDispatcher {
 
     private var episodes: [EpisodeKey: Episode] = [:]
 
-    init(registry: any ClinicalRegistry, book: AlertBook, rules: AlertRules) {
+    init(registry: any ClinicalRegistry, book: AlertBook, rules: AlertRules, gate: EvaluationGate) {
+        self.gate = gate
         self.registry = registry
         self.book = book
         self.rules = rules
@@ -135,15 +138,16 @@ extension AlertDispatcher {
     /// and the book has not: a node that died between raising an alert (the outbox) and
     /// recording it (the book) left it so. Recorded, it is listed and acknowledged like any
     /// other, and the patient's episode joins it instead of raising a second one. Run
-    /// when this node takes the evaluation over, before it evaluates.
+    /// when this node takes patients' evaluation over, before it evaluates them; only
+    /// the alerts of patients it evaluates (another node may be recording its own).
     func adoptUnrecordedAlerts(agent: Agent) async {
         do {
             for notice in try await book.outbox.openAlerts() {
                 guard let key = notice.deduplicationKey, key.hasPrefix(Self.keyPrefix) else { continue }
                 let parts = key.dropFirst(Self.keyPrefix.count).split(separator: ":", omittingEmptySubsequences: false)
                 guard parts.count >= 3, let category = AlertCategory(rawValue: String(parts[parts.count - 2])) else { continue }
-                guard try await book.alert(notice.id) == nil else { continue }
                 let patient = PatientID(rawValue: parts.dropLast(2).joined(separator: ":"))
+                guard gate.owns(patient), try await book.alert(notice.id) == nil else { continue }
                 let assignee = notice.recipients.lazy.compactMap { if case .user(let id) = $0 { id } else { nil } }.first
                 let steps = try await book.outbox.escalations(of: notice.id)
                 try await book.record(AlertRecord(

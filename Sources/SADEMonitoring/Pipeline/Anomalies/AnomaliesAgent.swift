@@ -11,11 +11,11 @@ import SADEHealth
 /// whose devices went silent —, publishes the samples and scores as
 /// ``MonitoringEvent``s, informs the ``AlertAgent`` (whom it knows as a belief) of every
 /// anomaly (``Anomaly/inform(_:)``), persists the batches' anchors and answers the
-/// collector with `confirm`. While another node evaluates, a second plan confirms the
-/// batches without evaluating them.
+/// collector with `confirm`. While other nodes evaluate every patient, a second plan
+/// confirms the batches without evaluating them.
 ///
 /// Every ``missingDataInterval`` the agent also comes to believe a check of the
-/// admitted patients is due, which the same goal and plan carry out (the action looks
+/// admitted patients it evaluates is due, which the same goal and plan carry out (the action looks
 /// for silent devices only in a run that took a due check). Batches and checks
 /// are evaluated one intention at a time, in arrival order; a batch it cannot read is
 /// answered `not-understood` and changes nothing.
@@ -43,11 +43,11 @@ public final class AnomaliesAgent: Sendable {
         self.pending = pending
         let evaluator = BatchEvaluator(
             registry: registry, anchors: anchors, events: events, detector: detector, anomaliesInFlight: anomaliesInFlight,
-            news2Window: news2Window, pending: pending)
+            news2Window: news2Window, pending: pending, gate: gate)
         self.evaluator = evaluator
         self.detector = detector
         self.missingDataInterval = missingDataInterval
-        let evaluating = Condition("this node evaluates") { _ in gate.isOpen }
+        let evaluating = Condition("this node evaluates some patients") { _ in gate.isOpen }
         let batches = MessageTemplate(performatives: [.inform], ontology: SampleBatch.aclOntology)
         let undelivered = MessageTemplate(performatives: [.failure], ontology: Anomaly.aclOntology)
         let everythingEvaluated = Condition("no batch received and no check due") { beliefs in

@@ -18,6 +18,8 @@ actor BatchEvaluator {
     let news2Window: TimeInterval
     /// Batches and checks received and not yet done.
     let pending: InFlightCounter
+    /// The patients this node evaluates.
+    let gate: EvaluationGate
     /// The batches of the run in progress.
     private var inHand: [ReceivedBatch] = []
     /// Whether the run in progress carries out a missing-data check.
@@ -29,8 +31,9 @@ actor BatchEvaluator {
 
     init(
         registry: any ClinicalRegistry, anchors: any PipelineRecords, events: MonitoringEventHub, detector: AnomalyDetector,
-        anomaliesInFlight: InFlightCounter, news2Window: TimeInterval, pending: InFlightCounter
+        anomaliesInFlight: InFlightCounter, news2Window: TimeInterval, pending: InFlightCounter, gate: EvaluationGate
     ) {
+        self.gate = gate
         self.anomaliesInFlight = anomaliesInFlight
         self.news2Window = news2Window
         self.registry = registry
@@ -41,15 +44,19 @@ actor BatchEvaluator {
     }
 
     /// The AnomaliesAction's batch: the samples of every batch received, in arrival
-    /// order, and the records of their patients — with every admitted patient's when a
-    /// missing-data check is due, so that newly admitted patients are watched.
+    /// order, and the records of their patients — with every admitted patient's this
+    /// node evaluates when a missing-data check is due, so that newly admitted patients
+    /// are watched.
     func take(from agent: Agent) async -> AnomaliesAction.Batch {
         (inHand, checkInHand) = await agent.takeAnomaliesWork()
         let samples = inHand.flatMap(\.batch.samples)
         var records: [PatientID: Patient] = [:]
         if checkInHand {
             do {
-                for patient in try await registry.patients(in: nil) where patient.sector != nil { records[patient.id] = patient }
+                let shards = gate.shards
+                for patient in try await registry.patients(in: nil) where patient.sector != nil && shards.contains(patient.id) {
+                    records[patient.id] = patient
+                }
             } catch {
                 agent.logger.warning("patients unavailable for the missing-data check", metadata: ["error": "\(error)"])
             }
@@ -69,9 +76,12 @@ actor BatchEvaluator {
     func finish(_ findings: AnomaliesAction.Findings, agent: Agent) async {
         publish(findings.samples, records: findings.patients, at: findings.now)
         await inform(findings.anomalies, from: agent)
-        if let last = inHand.last {
+        // Each group of shards' last batch in hand holds its anchors (batches come in order).
+        var reached: [PatientShards: [String: HealthAnchor]] = [:]
+        for received in inHand { reached[received.batch.shards] = received.batch.anchors }
+        for (shards, anchors) in reached {
             do {
-                try await anchors.advanceAnchors(to: last.batch.anchors)
+                try await self.anchors.advanceAnchors(of: shards, to: anchors)
             } catch {
                 agent.logger.error("anchors not persisted; the batches will be evaluated again", metadata: ["error": "\(error)"])
             }
@@ -79,9 +89,9 @@ actor BatchEvaluator {
         settleWorkInHand(agent)
     }
 
-    /// While another node evaluates: confirms the batches received without evaluating
-    /// them (the node that holds the lease evaluates these samples, from the anchors this
-    /// node did not move) and drops a due check (that node watches).
+    /// While other nodes evaluate every patient: confirms the batches received without
+    /// evaluating them (the nodes holding the shards' leases evaluate these samples, from
+    /// the anchors this node did not move) and drops a due check (those nodes watch).
     func pass(from agent: Agent) async {
         (inHand, checkInHand) = await agent.takeAnomaliesWork()
         settleWorkInHand(agent)

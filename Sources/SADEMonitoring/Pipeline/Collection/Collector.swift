@@ -14,8 +14,10 @@ actor Collector {
     let types: [HealthType]
     let batchLimit: Int
     let maxInFlight: Int
-    /// Open while this node evaluates (always, on a node of its own).
+    /// The shards of patients this node evaluates (every one, on a node of its own).
     let gate: EvaluationGate
+    /// Open while this node runs the pushing sources (always, on a node of its own).
+    let sourcesGate: LeaseGate
     /// Since when samples wait that no collection has read.
     let unread: UnreadSince
     /// `sade_pipeline_lag_seconds`: from a sample's acceptance (the first wake after it,
@@ -25,8 +27,9 @@ actor Collector {
     /// Since when the samples of each batch in flight had waited.
     private var waitingSince: [UUID: Duration] = [:]
 
-    /// Where the next read starts, per type; `nil` until loaded from the database.
-    private var readAnchors: [String: HealthAnchor]?
+    /// Where the next read starts, per shard and type; a shard is absent until its
+    /// anchors are loaded from the database.
+    private var readAnchors: [Int: [String: HealthAnchor]] = [:]
     /// The gate's opening `readAnchors` were read in.
     private var anchorsOpening = 0
     private var inFlight: Set<UUID> = []
@@ -38,9 +41,10 @@ actor Collector {
 
     init(
         store: any HealthStore, anchors: any PipelineRecords, sources: [any NewDataSource], types: [HealthType], batchLimit: Int,
-        maxInFlight: Int, gate: EvaluationGate, unread: UnreadSince, clock: PlatformClock
+        maxInFlight: Int, gate: EvaluationGate, sourcesGate: LeaseGate, unread: UnreadSince, clock: PlatformClock
     ) {
         self.gate = gate
+        self.sourcesGate = sourcesGate
         self.unread = unread
         self.clock = clock
         lag = Metrics.Timer(label: "sade_pipeline_lag_seconds", preferredDisplayUnit: .seconds)
@@ -77,7 +81,7 @@ actor Collector {
     /// read again from the persisted anchors, so nothing is skipped).
     func settle(_ batch: UUID, failed: Bool) {
         guard inFlight.remove(batch) != nil else { return }
-        if failed { readAnchors = nil }
+        if failed { readAnchors = [:] }
         if let since = waitingSince.removeValue(forKey: batch) {
             if failed { unread.restore(since) } else { lag.record(duration: clock.elapsed - since) }
         }
@@ -99,59 +103,82 @@ actor Collector {
     }
 
     private func cycle(_ agent: Agent) async {
-        guard gate.isOpen else {
-            // Another node evaluates, and moves the anchors: read them again when this
-            // node's turn comes. What was accepted meanwhile is that node's lag.
-            readAnchors = nil
+        // The pushing sources (the demo's simulated monitors) run on one node at a time,
+        // and on another when it takes over.
+        if sourcesGate.isOpen { for source in sources { await pull(source, logger: agent) } }
+        let shards = gate.shards
+        guard !shards.isEmpty else {
+            // Other nodes evaluate, and move the anchors: read them again when this node's
+            // turn comes. What was accepted meanwhile is their lag.
+            readAnchors = [:]
             _ = unread.take()
             return
         }
         if gate.openings != anchorsOpening {
-            // The gate closed and opened again between two cycles: another node may have
-            // evaluated meanwhile.
-            readAnchors = nil
+            // A shard opened since the last cycle: another node may have evaluated its
+            // patients meanwhile.
+            readAnchors = [:]
             anchorsOpening = gate.openings
         }
-        // The pushing sources (the demo's simulated monitors) run on the evaluating node
-        // only: one node's simulators at a time, and on another's when it takes over.
-        for source in sources { await pull(source, logger: agent) }
+        readAnchors = readAnchors.filter { shards.members.contains($0.key) }
         guard inFlight.count < maxInFlight else { return }
         guard let receiver = await agent.beliefs[.anomaliesAgent] else {
             agent.logger.error("the collector does not know whom to tell of new samples (no anomaliesAgent belief)")
             return
         }
-        var since = unread.take()
+        let since = unread.take()
         do {
-            let start = if let readAnchors { readAnchors } else { try await anchors.anchors() }
+            let unloaded = shards.subtracting(PatientShards(readAnchors.keys))
+            if !unloaded.isEmpty { readAnchors.merge(try await anchors.anchors(of: unloaded)) { _, loaded in loaded } }
+        } catch {
+            if let since { unread.restore(since) }
+            agent.logger.error("collection failed", metadata: ["error": "\(error)"])
+            return
+        }
+        // Shards read from the same anchors are read together: all of them once caught up
+        // (one read), a shard just taken over from an older position on its own.
+        let groups = Dictionary(grouping: shards.members) { readAnchors[$0] ?? [:] }
+        var restored = false
+        for (start, members) in groups.sorted(by: { $0.value[0] < $1.value[0] }) where inFlight.count < maxInFlight {
+            let handed = await read(PatientShards(members), from: start, since: since, to: receiver, agent)
+            if !handed, !restored, let since {
+                unread.restore(since)
+                restored = true
+            }
+        }
+    }
+
+    /// Reads the samples of `shards`' patients from `start` and hands them over as one
+    /// batch: whether the samples waiting `since` were all read.
+    private func read(_ shards: PatientShards, from start: [String: HealthAnchor], since: Duration?, to receiver: AgentIdentifier, _ agent: Agent) async -> Bool {
+        do {
             var next = start
             var samples: [HealthSample] = []
-            let changes = try await store.changes(types, patient: nil, since: start, limit: batchLimit, as: .system)
+            let changes = try await store.changes(types, in: shards.isAll ? nil : shards, since: start, limit: batchLimit, as: .system)
             for type in types {
                 guard let found = changes[type.identifier] else { continue }
                 samples += found.added
                 next[type.identifier] = found.anchor
             }
-            readAnchors = next
-            if let since, changes.values.contains(where: { $0.added.count >= batchLimit }) {
-                unread.restore(since)  // more to read: those samples have waited as long
-            }
+            for shard in shards.members { readAnchors[shard] = next }
+            let more = changes.values.contains { $0.added.count >= batchLimit }  // those samples have waited as long
             guard !samples.isEmpty else {
                 // Nothing new: the anchors may move on, unless batches still fly (their
                 // samples lie below these anchors and are not evaluated yet).
-                if inFlight.isEmpty, next != start { try await anchors.advanceAnchors(to: next) }
-                return
+                if inFlight.isEmpty, next != start { try await anchors.advanceAnchors(of: shards, to: next) }
+                return !more
             }
             // Samples no wake announced (saved by a source, or read just before their
             // wake) have waited at least since this read.
-            if since == nil { since = clock.elapsed }
-            let batch = SampleBatch(samples: samples.sorted { $0.start < $1.start }, anchors: next)
+            let batch = SampleBatch(samples: samples.sorted { $0.start < $1.start }, anchors: next, shards: shards)
             inFlight.insert(batch.id)
-            if let since { waitingSince[batch.id] = since }
+            waitingSince[batch.id] = since ?? clock.elapsed
             agent.send(try batch.inform(receiver))
+            return !more
         } catch {
-            if let since { unread.restore(since) }
-            readAnchors = nil
-            agent.logger.error("collection failed", metadata: ["error": "\(error)"])
+            for shard in shards.members { readAnchors[shard] = nil }
+            agent.logger.error("collection failed", metadata: ["error": "\(error)", "shards": "\(shards)"])
+            return false
         }
     }
 

@@ -39,19 +39,20 @@ public final class CollectorAgent: Sendable {
     /// - Parameters:
     ///   - store: where pushed samples are saved and new ones read from.
     ///   - anchors: where evaluated anchors are persisted.
-    ///   - sources: the pushing sources, pulled on every cycle while this node evaluates.
+    ///   - sources: the pushing sources, pulled on every cycle while `sourcesGate` is open.
     ///   - types: the sample types read from the store.
     ///   - batchLimit: at most this many new samples of each type per cycle.
     ///   - anomaliesAgent: who gets the batches.
-    ///   - gate: open while this node evaluates.
+    ///   - gate: the shards of patients this node evaluates, whose samples it reads.
+    ///   - sourcesGate: open while this node runs the pushing sources (one node at a time).
     init(
         name: String = defaultName, environment: Environment, store: any HealthStore, anchors: any PipelineRecords,
         sources: [any NewDataSource], types: [HealthType], batchLimit: Int, period: Duration, maxBatchesInFlight: Int = 4,
-        anomaliesAgent: AgentIdentifier, gate: EvaluationGate
+        anomaliesAgent: AgentIdentifier, gate: EvaluationGate, sourcesGate: LeaseGate
     ) {
         let collector = Collector(
             store: store, anchors: anchors, sources: sources, types: types, batchLimit: batchLimit,
-            maxInFlight: maxBatchesInFlight, gate: gate, unread: unread, clock: environment.clock)
+            maxInFlight: maxBatchesInFlight, gate: gate, sourcesGate: sourcesGate, unread: unread, clock: environment.clock)
         self.collector = collector
         clock = environment.clock
         self.period = period

@@ -2,8 +2,9 @@ import Foundation
 import SADEACL
 import SADEHealth
 
-/// What the ``CollectorAgent`` tells the ``AnomaliesAgent``: the samples that are new
-/// in the health store, and the anchors to persist once they have been evaluated.
+/// What the ``CollectorAgent`` tells the ``AnomaliesAgent``: the samples of some shards'
+/// patients that are new in the health store, and those shards' anchors to persist once
+/// they have been evaluated.
 ///
 /// Travels as the JSON content of a FIPA-ACL `inform` (language `json`, ontology
 /// `sade-monitoring-batch`; the batch's `Codable` form, written and read by
@@ -18,12 +19,28 @@ public struct SampleBatch: Hashable, Sendable, Codable, Identifiable {
     public var samples: [HealthSample]
     /// Per sample type (its identifier), the store anchor after these samples.
     public var anchors: [String: HealthAnchor]
+    /// Whose samples these are: the shards whose anchors move on.
+    public var shards: PatientShards
 
     /// Creates a batch.
-    public init(id: UUID = UUID(), samples: [HealthSample], anchors: [String: HealthAnchor]) {
+    public init(id: UUID = UUID(), samples: [HealthSample], anchors: [String: HealthAnchor], shards: PatientShards = .all) {
         self.id = id
         self.samples = samples
         self.anchors = anchors
+        self.shards = shards
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case id, samples, anchors, shards
+    }
+
+    /// Decodes a batch; one without shards is every patient's.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            id: try container.decode(UUID.self, forKey: .id), samples: try container.decode([HealthSample].self, forKey: .samples),
+            anchors: try container.decode([String: HealthAnchor].self, forKey: .anchors),
+            shards: try container.decodeIfPresent(PatientShards.self, forKey: .shards) ?? .all)
     }
 
     /// The `:language` of batch messages.

@@ -26,7 +26,7 @@ enum SampleBatchJSON {
             string(type, into: &out)
             out += ":{\"rawValue\":\(anchor.rawValue)}"
         }
-        out += "},\"samples\":"
+        out += "},\"shards\":[" + batch.shards.members.map(String.init).joined(separator: ",") + "],\"samples\":"
         try samples(batch.samples, into: &out)
         out += "}"
         return out
@@ -139,7 +139,7 @@ enum SampleBatchJSON {
     /// The batch in `text`, or what is wrong with it (naming the place).
     static func decode(_ text: String) throws(Malformed) -> SampleBatch {
         var cursor = JSONCursor(text)
-        var id: UUID?, samples: [HealthSample]?, anchors: [String: HealthAnchor]?
+        var id: UUID?, samples: [HealthSample]?, anchors: [String: HealthAnchor]?, shards = PatientShards.all
         do {
             try cursor.object { cursor, key throws(JSONCursor.Failure) in
                 switch key {
@@ -154,6 +154,10 @@ enum SampleBatchJSON {
                         }
                     }
                     anchors = read
+                case "shards":
+                    var members: [Int] = []
+                    try cursor.array { cursor throws(JSONCursor.Failure) in members.append(Int(try whole(&cursor, "shards[\(members.count)]"))) }
+                    shards = PatientShards(members)
                 default: try cursor.skipValue()
                 }
             }
@@ -163,7 +167,7 @@ enum SampleBatchJSON {
         }
         guard let id else { throw Malformed(description: "id: missing or not a UUID") }
         guard let samples, let anchors else { throw Malformed(description: "batch: samples or anchors missing") }
-        return SampleBatch(id: id, samples: samples, anchors: anchors)
+        return SampleBatch(id: id, samples: samples, anchors: anchors, shards: shards)
     }
 
     private static func sampleList(_ cursor: inout JSONCursor, _ path: String) throws(JSONCursor.Failure) -> [HealthSample] {

@@ -45,28 +45,48 @@ package struct PostgresPipelineRecords: PipelineRecords {
             );
             CREATE INDEX pipeline_alert_patient ON pipeline_alert (patient);
             CREATE INDEX pipeline_alert_open ON pipeline_alert (raised_at) WHERE acknowledged_at IS NULL;
-            """)
+            """),
+        // Each shard of patients is evaluated by one node at a time, from its own anchors;
+        // pipeline_anchor stays where the pipeline was before, where new shards start.
+        .init(
+            "v2-shard-anchors",
+            """
+            CREATE TABLE pipeline_shard_anchor (
+                shard INTEGER NOT NULL,
+                type TEXT NOT NULL,
+                anchor BIGINT NOT NULL,
+                PRIMARY KEY (shard, type)
+            );
+            """),
     ]
 
     // MARK: Anchors
 
-    package func anchors() async throws(AlertBookError) -> [String: HealthAnchor] {
-        let rows = try await query("SELECT type, anchor FROM pipeline_anchor")
+    package func anchors(of shards: PatientShards) async throws(AlertBookError) -> [Int: [String: HealthAnchor]] {
+        let members = shards.members.map(Int64.init)
+        let rows = try await query(
+            """
+            SELECT shard, type, anchor FROM pipeline_shard_anchor WHERE shard = ANY(\(members)::BIGINT[])
+            UNION ALL SELECT -1, type, anchor FROM pipeline_anchor
+            """)
         return try decode {
-            try rows.reduce(into: [:]) { anchors, row in
-                let (type, anchor) = try row.decode((String, Int64).self)
-                anchors[type] = HealthAnchor(rawValue: anchor)
+            var before: [String: HealthAnchor] = [:], anchors: [Int: [String: HealthAnchor]] = [:]
+            for row in rows {
+                let (shard, type, anchor) = try row.decode((Int, String, Int64).self)
+                if shard < 0 { before[type] = HealthAnchor(rawValue: anchor) } else { anchors[shard, default: [:]][type] = HealthAnchor(rawValue: anchor) }
             }
+            return Dictionary(uniqueKeysWithValues: shards.members.map { ($0, anchors[$0] ?? before) })
         }
     }
 
-    package func advanceAnchors(to anchors: [String: HealthAnchor]) async throws(AlertBookError) {
-        guard !anchors.isEmpty else { return }
-        let types = anchors.keys.sorted(), values = types.map { anchors[$0]?.rawValue ?? 0 }
+    package func advanceAnchors(of shards: PatientShards, to anchors: [String: HealthAnchor]) async throws(AlertBookError) {
+        guard !anchors.isEmpty, !shards.isEmpty else { return }
+        let rows = shards.members.flatMap { shard in anchors.sorted { $0.key < $1.key }.map { (shard, $0.key, $0.value.rawValue) } }
         try await query(
             """
-            INSERT INTO pipeline_anchor (type, anchor) SELECT * FROM unnest(\(types)::TEXT[], \(values)::BIGINT[])
-            ON CONFLICT (type) DO UPDATE SET anchor = greatest(pipeline_anchor.anchor, excluded.anchor)
+            INSERT INTO pipeline_shard_anchor (shard, type, anchor)
+            SELECT * FROM unnest(\(rows.map { Int64($0.0) })::BIGINT[], \(rows.map(\.1))::TEXT[], \(rows.map(\.2))::BIGINT[])
+            ON CONFLICT (shard, type) DO UPDATE SET anchor = greatest(pipeline_shard_anchor.anchor, excluded.anchor)
             """)
     }
 

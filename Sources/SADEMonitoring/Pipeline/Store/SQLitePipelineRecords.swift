@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import SADEHealth
 
-/// The pipeline's state in the monitoring database (`pipeline_anchor`, `pipeline_alert`,
+/// The pipeline's state in the monitoring database (`pipeline_shard_anchor`, `pipeline_alert`,
 /// made by ``PipelineMigrations``), for one node.
 package struct SQLitePipelineRecords: PipelineRecords {
     let database: any DatabaseWriter
@@ -14,24 +14,31 @@ package struct SQLitePipelineRecords: PipelineRecords {
 
     // MARK: Anchors
 
-    package func anchors() async throws(AlertBookError) -> [String: HealthAnchor] {
+    package func anchors(of shards: PatientShards) async throws(AlertBookError) -> [Int: [String: HealthAnchor]] {
         try await read { db in
-            try Row.fetchAll(db, sql: "SELECT type, anchor FROM pipeline_anchor").reduce(into: [:]) { anchors, row in
-                anchors[row["type"]] = HealthAnchor(rawValue: row["anchor"])
+            var before: [String: HealthAnchor] = [:], anchors: [Int: [String: HealthAnchor]] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT type, anchor FROM pipeline_anchor") {
+                before[row["type"]] = HealthAnchor(rawValue: row["anchor"])
             }
+            for row in try Row.fetchAll(db, sql: "SELECT shard, type, anchor FROM pipeline_shard_anchor") {
+                anchors[row["shard"], default: [:]][row["type"]] = HealthAnchor(rawValue: row["anchor"])
+            }
+            return Dictionary(uniqueKeysWithValues: shards.members.map { ($0, anchors[$0] ?? before) })
         }
     }
 
-    package func advanceAnchors(to anchors: [String: HealthAnchor]) async throws(AlertBookError) {
+    package func advanceAnchors(of shards: PatientShards, to anchors: [String: HealthAnchor]) async throws(AlertBookError) {
         guard !anchors.isEmpty else { return }
         try await write { db in
-            for (type, anchor) in anchors {
-                try db.execute(
-                    sql: """
-                        INSERT INTO pipeline_anchor (type, anchor) VALUES (?, ?)
-                        ON CONFLICT(type) DO UPDATE SET anchor = max(anchor, excluded.anchor)
-                        """,
-                    arguments: [type, anchor.rawValue])
+            for shard in shards.members {
+                for (type, anchor) in anchors {
+                    try db.execute(
+                        sql: """
+                            INSERT INTO pipeline_shard_anchor (shard, type, anchor) VALUES (?, ?, ?)
+                            ON CONFLICT(shard, type) DO UPDATE SET anchor = max(anchor, excluded.anchor)
+                            """,
+                        arguments: [shard, type, anchor.rawValue])
+                }
             }
         }
     }

@@ -127,4 +127,42 @@ struct HealthStoreAnchoredQueryTests {
             }
         }
     }
+
+    @Test("""
+        changes of some shards of patients hold those patients' samples only, as PatientShards tells them; complementary \
+        shards together hold every sample, each page continuing where it ended
+        """, arguments: StoreKind.allCases)
+    func changesOfShards(kind: StoreKind) async throws {
+        try await withStore(kind) { store in
+            let heart = HealthType.quantity(.heartRate), breath = HealthType.quantity(.respiratoryRate)
+            let patients = (0..<40).map { PatientID(rawValue: "shard-patient-\($0)") }
+            #expect(Set(patients.map(PatientShards.shard(of:))).count > 8, "forty patients fall in most of the sixteen shards")
+            let samples = patients.enumerated().flatMap { index, patient in
+                [
+                    HealthSample.quantity(.heartRate, 60 + Double(index), patient: patient, at: t0.addingTimeInterval(Double(index))),
+                    HealthSample.quantity(.respiratoryRate, 12 + Double(index % 8), patient: patient, at: t0.addingTimeInterval(Double(index))),
+                ]
+            }
+            try await store.save(samples, as: .system)
+            let even = PatientShards(stride(from: 0, to: PatientShards.count, by: 2)), odd = PatientShards.all.subtracting(even)
+            var seen: [UUID] = []
+            for shards in [even, odd] {
+                var anchors: [String: HealthAnchor] = [:]
+                while true {  // pages of 7 per type
+                    let page = try await store.changes([heart, breath], in: shards, since: anchors, limit: 7, as: .system)
+                    let added = page.values.flatMap(\.added)
+                    #expect(added.allSatisfy { shards.contains($0.patient) }, "only \(shards)'s patients")
+                    seen += added.map(\.id)
+                    let next = page.mapValues(\.anchor)
+                    if next == anchors { break }
+                    anchors = next
+                }
+            }
+            #expect(seen.count == samples.count && Set(seen) == Set(samples.map(\.id)), "every sample once, in one shard or the other")
+            let none = try await store.changes([heart, breath], in: .none, since: [:], limit: nil, as: .system)
+            #expect(none.values.allSatisfy(\.added.isEmpty))
+            let all = try await store.changes([heart, breath], in: .all, since: [:], limit: nil, as: .system)
+            #expect(all.values.map(\.added.count).reduce(0, +) == samples.count)
+        }
+    }
 }
