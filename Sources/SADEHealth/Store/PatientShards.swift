@@ -14,8 +14,8 @@ public struct PatientShards: Hashable, Sendable, Codable, CustomStringConvertibl
     public static let count = 16
     /// Every shard: every patient.
     public static let all = PatientShards(0..<count)
-    /// No shard.
-    public static let none = PatientShards([])
+    /// No shard (not `none`, which an optional's `nil` would shadow).
+    public static let empty = PatientShards([])
 
     /// The shards, in `0..<count`, ascending.
     public let members: [Int]

@@ -59,7 +59,7 @@ package final class NodeLeases: Sendable {
         /// The leases held after the last renewal, with when each runs out unrenewed.
         var held: [String: Date] = [:]
         /// Shards closed at the last renewal, to give up at the next.
-        var leaving = PatientShards.none
+        var leaving = PatientShards.empty
         /// Whether `singletonsOpened` was called and `singletonsClosed` not since.
         var singletonsAnnounced = false
     }
@@ -191,7 +191,7 @@ package final class NodeLeases: Sendable {
     package func release() async {
         await halt()
         let names = state.withLock { state in
-            defer { state.held = [:]; state.leaving = .none }
+            defer { state.held = [:]; state.leaving = .empty }
             return Array(state.held.keys) + state.leaving.members.map(Self.shardName)
         }
         do {

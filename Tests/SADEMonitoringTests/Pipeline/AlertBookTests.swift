@@ -106,7 +106,7 @@ struct AlertBookTests {
     func anchorsMoveForward(_ backend: Backend) async throws {
         let records = try await Bench(backend).records
         let fresh = try await records.anchors(of: .all)
-        #expect(fresh.keys.sorted() == PatientShards.all.members && fresh.values.allSatisfy(\.isEmpty))
+        #expect(fresh.keys.sorted() == PatientShards.all.members && fresh.values.allSatisfy { $0.isEmpty })
         try await records.advanceAnchors(of: PatientShards([0, 1]), to: ["HeartRate": HealthAnchor(rawValue: 40), "StepCount": HealthAnchor(rawValue: 7)])
         try await records.advanceAnchors(of: PatientShards([1, 2]), to: ["HeartRate": HealthAnchor(rawValue: 12), "StepCount": HealthAnchor(rawValue: 9)])
         let anchors = try await records.anchors(of: PatientShards([0, 1, 2, 3]))

@@ -159,8 +159,8 @@ struct HealthStoreAnchoredQueryTests {
                 }
             }
             #expect(seen.count == samples.count && Set(seen) == Set(samples.map(\.id)), "every sample once, in one shard or the other")
-            let none = try await store.changes([heart, breath], in: .none, since: [:], limit: nil, as: .system)
-            #expect(none.values.allSatisfy(\.added.isEmpty))
+            let none = try await store.changes([heart, breath], in: .empty, since: [:], limit: nil, as: .system)
+            #expect(none.values.allSatisfy { $0.added.isEmpty })
             let all = try await store.changes([heart, breath], in: .all, since: [:], limit: nil, as: .system)
             #expect(all.values.map(\.added.count).reduce(0, +) == samples.count)
         }
