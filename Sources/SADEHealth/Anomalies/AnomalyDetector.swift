@@ -103,6 +103,13 @@ public actor AnomalyDetector {
         news2Scoring[patient] = nil
     }
 
+    /// Stops watching every patient but those `keep` says yes to (the others' evaluation
+    /// moved to another node): as ``stopMonitoring(_:)`` for each.
+    public func stopMonitoring(allBut keep: (PatientID) -> Bool) {
+        let known = Set(patients.keys).union(watchedSince.keys).union(lastSample.keys).union(episodes.keys.map(\.patient))
+        for patient in known where !keep(patient) { stopMonitoring(patient) }
+    }
+
     // MARK: - Findings
 
     private func watch(_ patient: PatientID, record: Patient?, at now: Date) {

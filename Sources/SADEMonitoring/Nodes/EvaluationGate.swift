@@ -10,29 +10,34 @@ import Synchronization
 /// any is open; ingest and the API work either way.
 package final class EvaluationGate: Sendable {
     private let clock: PipelineClock?
-    /// Per shard, open until this date (`distantFuture`: for good); how many times a
-    /// shard opened.
-    private let state: Mutex<(until: [Int: Date], openings: Int)>
+    /// Per shard, open until this date (`distantFuture`: for good) and the opening it
+    /// was last opened in; how many times a shard opened.
+    private let state: Mutex<(until: [Int: Date], openedIn: [Int: Int], openings: Int)>
 
     /// A gate open for good to every shard (a node of its own).
     package init() {
         clock = nil
-        state = Mutex((Dictionary(uniqueKeysWithValues: PatientShards.all.members.map { ($0, .distantFuture) }), 1))
+        let shards = PatientShards.all.members
+        state = Mutex((Dictionary(uniqueKeysWithValues: shards.map { ($0, .distantFuture) }), Dictionary(uniqueKeysWithValues: shards.map { ($0, 1) }), 1))
     }
 
     /// A closed gate, opened shard by shard by leases for a while on `clock`.
     package init(clock: PipelineClock) {
         self.clock = clock
-        state = Mutex(([:], 0))
+        state = Mutex(([:], [:], 0))
     }
 
     /// The shards open now.
-    package var shards: PatientShards {
+    package var shards: PatientShards { PatientShards(tenure.keys) }
+
+    /// The shards open now, each with the opening it was opened in: a shard found again
+    /// with the same opening was held all the while.
+    package var tenure: [Int: Int] {
         let now = clock?.now
-        let open = state.withLock { state in
-            state.until.filter { _, until in until == .distantFuture || now.map { $0 < until } ?? true }.keys
+        return state.withLock { state in
+            state.until.filter { _, until in until == .distantFuture || now.map { $0 < until } ?? true }
+                .reduce(into: [:]) { tenure, open in tenure[open.key] = state.openedIn[open.key] }
         }
-        return PatientShards(open)
     }
 
     /// Whether the node evaluates any patient now.
@@ -50,8 +55,9 @@ package final class EvaluationGate: Sendable {
     package func open(_ shards: PatientShards, until date: Date) -> PatientShards {
         let opened = shards.subtracting(self.shards)
         state.withLock { state in
-            for shard in shards.members { state.until[shard] = date }
             if !opened.isEmpty { state.openings += 1 }
+            for shard in shards.members { state.until[shard] = date }
+            for shard in opened.members { state.openedIn[shard] = state.openings }
         }
         return opened
     }
@@ -62,5 +68,21 @@ package final class EvaluationGate: Sendable {
         let closed = PatientShards(Set(shards.members).intersection(self.shards.members))
         state.withLock { state in for shard in shards.members { state.until[shard] = nil } }
         return closed
+    }
+}
+
+/// What an evaluating agent last saw of the ``EvaluationGate``: which patients' state it
+/// keeps in memory (episodes, latest readings) is stale — theirs whose shard was given
+/// up, or given up and taken back, since (another node evaluated them meanwhile).
+struct HeldShards {
+    private var seen: [Int: Int] = [:]
+
+    /// The shards held all the while since the last look, when anything changed since;
+    /// `nil` when nothing did.
+    mutating func keptSinceLastLook(_ gate: EvaluationGate) -> PatientShards? {
+        let now = gate.tenure
+        guard now != seen else { return nil }
+        defer { seen = now }
+        return PatientShards(now.filter { seen[$0.key] == $0.value }.keys)
     }
 }

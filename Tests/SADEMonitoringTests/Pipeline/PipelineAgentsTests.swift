@@ -69,4 +69,41 @@ struct PipelineAgentsTests {
         #expect(await pipeline.latestNEWS2.isEmpty)
         await fixture.stop()
     }
+
+    @Test("""
+        a patient whose shard another node took is forgotten here: no silent-device alarm for them from this node; once \
+        the shard is back, they are watched again from then on
+        """)
+    func aGivenUpShardsPatientsAreForgotten() async throws {
+        let fixture = try PipelineFixture.make(rules: AlertRules(outOfRangeSeverity: .warning))
+        let patient: PatientID = "patient-08"
+        try await Ward.seed(fixture.store, patients: [Ward.patient(patient, in: "covid-ward")])
+        let pipeline = fixture.pipeline
+        try await fixture.start()
+        var evaluating = await pipeline.anomalies.agent.events().makeAsyncIterator()
+        /// Moves the clock on and returns once the missing-data check it made due has run.
+        func check(after time: Duration) async {
+            fixture.clock.advance(by: time)
+            _ = await Self.await(&evaluating, Self.achieved(AnomaliesAgent.anomaliesGoal, "AnomaliesPlan"))
+            await pipeline.settle()
+        }
+        try await fixture.store.save(.quantity(.heartRate, 72, patient: patient, at: Ward.epoch), as: .system)
+        pipeline.wake()
+        await pipeline.settle()
+        #expect(await pipeline.latestNEWS2[patient] != nil, "evaluated here")
+
+        let shard = PatientShards([PatientShards.shard(of: patient)])
+        pipeline.gate.close(shard)  // another node took it: the patient's readings go there
+        await check(after: .seconds(20 * 60))
+        #expect(try await pipeline.book.alerts(patients: [patient]).isEmpty, "no alarm from a node that no longer evaluates the patient")
+        #expect(await pipeline.latestNEWS2[patient] == nil, "the score published here is forgotten")
+
+        pipeline.gate.open(shard, until: .distantFuture)  // back here, the patient silent since
+        await check(after: .seconds(60))
+        #expect(try await pipeline.book.alerts(patients: [patient]).isEmpty, "watched from now on, not from before")
+        await check(after: .seconds(16 * 60))
+        let alerts = try await pipeline.book.alerts(patients: [patient])
+        #expect(alerts.map(\.category) == [.device], "silent for longer than the limit while evaluated here: \(alerts.map(\.title))")
+        await fixture.stop()
+    }
 }

@@ -26,6 +26,8 @@ actor AlertDispatcher {
     }
 
     private var episodes: [EpisodeKey: Episode] = [:]
+    /// The shards whose patients' episodes are known.
+    private var held = HeldShards()
 
     init(registry: any ClinicalRegistry, book: AlertBook, rules: AlertRules, gate: EvaluationGate) {
         self.gate = gate
@@ -37,6 +39,10 @@ actor AlertDispatcher {
     /// Takes in one anomaly; raises an alert if it opens or worsens an episode without
     /// one and pages.
     func handle(_ anomaly: Anomaly, agent: Agent) async {
+        if let kept = held.keptSinceLastLook(gate) {
+            // Another node evaluated the others meanwhile: their episodes are in the book, not here.
+            episodes = episodes.filter { kept.contains($0.key.patient) }
+        }
         let key = EpisodeKey(patient: anomaly.patient, category: rules.category(of: anomaly))
         do {
             if anomaly.phase == .resolved {

@@ -28,6 +28,8 @@ actor BatchEvaluator {
     private var latest: [PatientID: [String: HealthSample]] = [:]
     /// The NEWS2 last published per patient.
     private(set) var latestNEWS2: [PatientID: NEWS2Event] = [:]
+    /// The shards whose patients the detector and the scores above know.
+    private var held = HeldShards()
 
     init(
         registry: any ClinicalRegistry, anchors: any PipelineRecords, events: MonitoringEventHub, detector: AnomalyDetector,
@@ -49,6 +51,13 @@ actor BatchEvaluator {
     /// are watched.
     func take(from agent: Agent) async -> AnomaliesAction.Batch {
         (inHand, checkInHand) = await agent.takeAnomaliesWork()
+        if let kept = held.keptSinceLastLook(gate) {
+            // What is known of patients another node evaluated meanwhile is stale: their
+            // episodes and readings there are not these.
+            await detector.stopMonitoring(allBut: kept.contains)
+            latest = latest.filter { kept.contains($0.key) }
+            latestNEWS2 = latestNEWS2.filter { kept.contains($0.key) }
+        }
         let samples = inHand.flatMap(\.batch.samples)
         var records: [PatientID: Patient] = [:]
         if checkInHand {
