@@ -52,8 +52,9 @@ public final class MonitoringSystem: Sendable {
         public var postgres: PostgresPool?
         /// This node's name among several: the holder of its leases, what `/health` reports.
         public var nodeName: String
-        /// How long the evaluation lease lasts unrenewed: a dead node's patients are
-        /// evaluated by another within it. Default 10 seconds.
+        /// How long a node's leases (its shards of patients, the singletons) last
+        /// unrenewed: a dead node's patients are evaluated by the others within it.
+        /// Default 10 seconds.
         public var evaluationLease: Duration
 
         /// A configuration for `dataDirectory`.
@@ -484,11 +485,11 @@ public final class MonitoringSystem: Sendable {
     static let shutdownGrace = Duration.seconds(20)
 }
 
-/// What runs on one node at a time, the evaluating one: started (not awaited — many
-/// flats must not hold up the lease's renewal) when this node takes the evaluation
-/// lease, stopped when it loses it. Starts and stops run one after the other in the
+/// What runs on one node at a time, the one holding the singletons' lease: started
+/// (not awaited — many flats must not hold up the lease's renewal) when this node takes
+/// it, stopped when it loses it. Starts and stops run one after the other in the
 /// order they were asked for, a stop cancelling a start still running first, so
-/// nothing is left running on a node that no longer evaluates, and nothing runs twice.
+/// nothing is left running on a node that no longer holds the lease, and nothing runs twice.
 /// A start that fails (the database away a moment) is tried again, after the others, a
 /// second later and then up to every 10 s, until it works or a stop comes. A start must
 /// not wait for a stop (the stop waits for it).
@@ -525,7 +526,7 @@ private final class Singletons: Sendable {
                             try await singleton.start()
                         } catch {
                             if Task.isCancelled { break }  // a stop came: not a failure
-                            logger.error("not started on the evaluating node; trying again", metadata: ["what": "\(singleton.name)", "error": "\(error)"])
+                            logger.error("not started on the node running the singletons; trying again", metadata: ["what": "\(singleton.name)", "error": "\(error)"])
                             failed.append(singleton)
                         }
                     }

@@ -16,7 +16,7 @@ extension ServeCommand {
     /// Alone, its data and e-mail outbox are in `DATA/issuetrack` and its office opens
     /// with the server. On PostgreSQL its data and its e-mails are in the database (an
     /// outbox of its own sending e-mail only, on the shared outbox tables), and its office
-    /// opens on the evaluating node only (moving when that node dies); the other nodes
+    /// opens on the node running the singletons only (moving when that node dies); the other nodes
     /// send it what needs its agents (``OfficeCalls``).
     func openIssueTrack(_ system: MonitoringSystem, pool: PostgresPool?) async throws -> (office: IssueTrackOffice, calls: OfficeCalls?) {
         let platform = Environment(name: "company")

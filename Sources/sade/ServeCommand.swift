@@ -44,7 +44,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "This node's name among several on one database (default: host name and process id).")
     var node: String?
 
-    @Option(help: "Seconds the evaluation lease lasts unrenewed: a dead node's patients are evaluated by another within it.")
+    @Option(help: "Seconds a node's leases last unrenewed: a dead node's patients are evaluated by the others within it.")
     var evaluationLease = 10
 
     @Flag(help: "Seed a demo hospital, staff and simulated patients (into an empty data directory).")
@@ -181,7 +181,7 @@ struct ServeCommand: AsyncParsableCommand {
         do {
             try await system.start()
             if demo { try await DemoHomes.startLive(system) }
-            if officeCalls == nil { try await issueTrack.start() }  // alone; else on the evaluating node. Stops what it started if it fails
+            if officeCalls == nil { try await issueTrack.start() }  // alone; else on the node running the singletons. Stops what it started if it fails
             company = try await issueTrack.company()
         } catch {
             await issueTrack.shutdown()
@@ -189,7 +189,7 @@ struct ServeCommand: AsyncParsableCommand {
             await system.shutdown()
             throw error
         }
-        let office = officeCalls == nil ? "on platform company" : "its office on the evaluating node"
+        let office = officeCalls == nil ? "on platform company" : "its office on the node running the singletons"
         say("issue track: \(company.employees.count) employee(s), \(company.services.count) service(s), \(office)")
         let group = ServiceGroup(
             configuration: .init(

@@ -14,7 +14,7 @@ import SADENotification
 /// their agents refuse every offer as not connected.
 ///
 /// With several nodes on one database the office is a singleton: its agents run on one
-/// node at a time (the one holding the evaluation lease calls ``start()``, and
+/// node at a time (the one holding the singletons' lease calls ``start()``, and
 /// ``close()`` when it loses it). Everywhere, reads come from the shared store; on a
 /// node where the office is closed, what needs its agents (saving an employee, a
 /// presence, an issue, a result) goes to the open one through ``forward`` (an

@@ -38,7 +38,7 @@ public final class OfficeCalls: Sendable {
 
     /// Calls between `office` on this node (`node`) and the other nodes' on `pool`'s
     /// database; the office forwards through it while closed here. This node takes
-    /// calls only while `answering` says so (the node holds the evaluation lease, as
+    /// calls only while `answering` says so (the node holds the singletons' lease, as
     /// well as having the office open). Nothing is sent or heard until ``start()``.
     public init(
         pool: PostgresPool, office: IssueTrackOffice, node: String, patience: Duration = .seconds(15), logger: Logger,

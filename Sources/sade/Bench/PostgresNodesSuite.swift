@@ -7,18 +7,19 @@ import SADEMonitoring
 import SADEPostgres
 
 /// `pg-nodes`: two monitoring systems (nodes) in this process on one PostgreSQL
-/// database, on the machine's clock. The alert latency of a sample accepted by the node
-/// that does not evaluate (told with `NOTIFY`, evaluated by the other, the alert relayed
-/// back live), against the same sample accepted by the evaluating node; and the
-/// failover time: from the evaluating node's death (it stops renewing its lease) to the
-/// other evaluating, against the lease's period. On demand: it needs
+/// database, on the machine's clock, once they share the patients out. The alert latency
+/// of a sample accepted by the node that does not evaluate its patient (told with
+/// `NOTIFY`, evaluated by the other, the alert relayed back live), against the same
+/// sample accepted by the node that does; and the failover time: from one node's death
+/// (it stops renewing its leases) to the other evaluating every patient, against the
+/// lease's period. On demand: it needs
 /// `--database postgres://…`, where it makes a database of its own and drops it.
 struct PostgresNodesSuite: BenchSuite {
     let name = "pg-nodes"
-    let workload = "two nodes on one PostgreSQL database: alert latency of a sample accepted by the non-evaluating node; failover time with a 3 s lease"
+    let workload = "two nodes on one PostgreSQL database: alert latency of a sample accepted by the node not evaluating its patient; failover time with a 3 s lease"
     var isOnDemand: Bool { true }
 
-    /// The evaluation lease of the failover runs.
+    /// The leases' period in the failover runs.
     static let lease = Duration.seconds(3)
 
     func run(in context: BenchContext) async throws -> [BenchFigure] {
@@ -28,7 +29,7 @@ struct PostgresNodesSuite: BenchSuite {
         return [
             context.figure(
                 "alert latency, sample accepted by the other node", alerts["remote"], unit: "ms", baseline: alerts["local"],
-                baselineName: "accepted by the evaluating node"),
+                baselineName: "accepted by the node evaluating the patient"),
             context.figure(
                 "failover, a node dead → the other evaluates every patient", failover["seconds"], unit: "s", baseline: failover["lease"],
                 baselineName: "lease period", target: "≤ lease + a third"),

@@ -63,7 +63,7 @@ struct PipelineAgentsTests {
         let batch = SampleBatch(samples: [.quantity(.heartRate, 142, patient: "patient-08", at: Ward.epoch)], anchors: [:])
         pipeline.gate.close()
         pipeline.collector.agent.send(try batch.inform(pipeline.anomalies.agent.identifier))
-        #expect(await Self.await(&evaluating, Self.achieved(AnomaliesAgent.anomaliesGoal, "leave the batches to the evaluating node")) != nil)
+        #expect(await Self.await(&evaluating, Self.achieved(AnomaliesAgent.anomaliesGoal, "leave the batches to the evaluating nodes")) != nil)
         await pipeline.settle()
         #expect(try await pipeline.book.alerts().isEmpty, "the 142/min was left to the node that evaluates")
         #expect(await pipeline.latestNEWS2.isEmpty)

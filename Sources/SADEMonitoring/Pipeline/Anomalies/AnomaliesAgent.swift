@@ -69,7 +69,7 @@ public final class AnomaliesAgent: Sendable {
                 }
                 // No context: tried whenever the AnomaliesPlan was not (the gate closed), so the
                 // goal never ends with batches waiting and no plan run.
-                Plan("leave the batches to the evaluating node") {
+                Plan("leave the batches to the evaluating nodes") {
                     OneShotAction("confirm unevaluated") { context in
                         await evaluator.pass(from: context.agent)
                     }
