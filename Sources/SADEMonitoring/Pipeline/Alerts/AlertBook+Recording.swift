@@ -12,12 +12,13 @@ extension AlertBook {
 /// The AlertAgent's side of the book: recording alerts, finding the open one of an
 /// episode, noticing escalation steps.
 extension AlertBook {
-    /// Records a raised alert (nothing if it is recorded already) and publishes it.
+    /// Records a raised alert (nothing if it is recorded already) and publishes it as
+    /// recorded: what was inserted is what a read would give back, without the trips.
     func record(_ alert: AlertRecord) async throws(AlertBookError) {
         let inserted = try await records.insert(alert)
         guard inserted else { return }
         if let assignee = alert.assignee { adjustLoad(of: assignee, by: 1) }
-        events.publish(.alert(try await self.alert(alert.id) ?? alert))
+        events.publish(.alert(alert))
     }
 
     /// The unacknowledged alert of `patient`'s open episode of `category`, if any: a

@@ -88,15 +88,7 @@ package struct PostgresOutboxStore: OutboxStore {
     {
         let policyText = try OutboxCoding.text(policy)
         return try await pool.transaction { connection in
-            let insertion = try await Self.insert(alert, channels: channels, at: now, on: connection)
-            guard insertion.inserted else { return insertion }
-            try await Self.run(
-                """
-                INSERT INTO outbox_policy (alert_id, policy, raised_at)
-                VALUES (\(alert.id.uuidString), \(policyText), \(now.timeIntervalSince1970))
-                """, on: connection)
-            if takesFirstStep { try await Self.recordStep(alertID: alert.id, step: 0, notice: alert, at: now, on: connection) }
-            return insertion
+            try await Self.insert(alert, channels: channels, at: now, policy: policyText, takesFirstStep: takesFirstStep, on: connection)
         }
     }
 
@@ -115,51 +107,59 @@ package struct PostgresOutboxStore: OutboxStore {
         }
     }
 
-    private static func insert(_ notice: Notice, channels: [String], at now: Date, on connection: PostgresConnection) async throws
-        -> OutboxInsertion
-    {
+    /// Inserts `notice` with its deliveries — and, for an alert, its escalation `policy`
+    /// and (when `takesFirstStep`) its first step — unless the same notice or an open
+    /// duplicate of its key is there: a look and one statement inserting every row, as
+    /// few trips as an alert's raising can take.
+    private static func insert(
+        _ notice: Notice, channels: [String], at now: Date, policy: String? = nil, takesFirstStep: Bool = false,
+        on connection: PostgresConnection
+    ) async throws -> OutboxInsertion {
         if let key = notice.deduplicationKey {
             // Two nodes sending the same key at once: the second waits for the first's commit.
             try await run("SELECT pg_advisory_xact_lock(hashtextextended(\("outbox:" + key), 0))", on: connection)
         }
-        if let payload = try await run("SELECT payload FROM outbox_notification WHERE id = \(notice.id.uuidString)", on: connection).first {
-            return OutboxInsertion(notice: try OutboxCoding.notice(payload.decode(String.self)), inserted: false)
-        }
-        if let key = notice.deduplicationKey, let existing = try await openDuplicate(of: key, on: connection) {
-            return OutboxInsertion(notice: existing, inserted: false)
-        }
+        // The same notice (sent on another node), else an open duplicate of its key: on its
+        // way, reached someone and open, or escalating (as ``SQLiteOutboxStore``).
+        let found = try await run(
+            """
+            SELECT payload FROM (
+                SELECT payload, 0 AS rank FROM outbox_notification WHERE id = \(notice.id.uuidString)
+                UNION ALL (
+                    SELECT payload, 1 FROM outbox_notification n WHERE \(notice.deduplicationKey)::TEXT IS NOT NULL
+                    AND deduplication_key = \(notice.deduplicationKey)::TEXT AND (
+                        EXISTS (SELECT 1 FROM outbox_delivery d WHERE d.notification_id = n.id AND (d.status = 'pending'
+                            OR (d.status = 'delivered' AND n.severity IN ('warning', 'alarm') AND n.acknowledged_at IS NULL)))
+                        OR (n.acknowledged_at IS NULL AND EXISTS (SELECT 1 FROM outbox_policy p WHERE p.alert_id = n.id)))
+                    ORDER BY created_at DESC LIMIT 1)
+            ) AS found ORDER BY rank LIMIT 1
+            """, on: connection)
+        if let payload = found.first { return OutboxInsertion(notice: try OutboxCoding.notice(payload.decode(String.self)), inserted: false) }
         let at = now.timeIntervalSince1970
         let inserted = try await run(
             """
-            INSERT INTO outbox_notification (id, payload, severity, created_at, deduplication_key)
-            VALUES (\(notice.id.uuidString), \(try OutboxCoding.text(notice)), \(notice.severity.rawValue), \(at), \(notice.deduplicationKey))
-            ON CONFLICT (id) DO NOTHING RETURNING id
+            WITH notification AS (
+                INSERT INTO outbox_notification (id, payload, severity, created_at, deduplication_key)
+                VALUES (\(notice.id.uuidString), \(try OutboxCoding.text(notice)), \(notice.severity.rawValue), \(at), \(notice.deduplicationKey))
+                ON CONFLICT (id) DO NOTHING RETURNING id
+            ), delivery AS (
+                INSERT INTO outbox_delivery (notification_id, channel, status, next_attempt_at)
+                SELECT notification.id, channel, 'pending', \(at) FROM notification, unnest(\(channels)::TEXT[]) AS channel ORDER BY channel
+                RETURNING 1
+            ), policy AS (
+                INSERT INTO outbox_policy (alert_id, policy, raised_at)
+                SELECT id, \(policy)::TEXT, \(at) FROM notification WHERE \(policy)::TEXT IS NOT NULL RETURNING 1
+            ), first_step AS (
+                INSERT INTO outbox_escalation (alert_id, step, at, notification_id, recipients)
+                SELECT id, 0, \(at), id, \(try OutboxCoding.text(notice.recipients)) FROM notification WHERE \(takesFirstStep) RETURNING 1
+            )
+            SELECT id FROM notification
             """, on: connection)
         guard !inserted.isEmpty else {  // the same notice, sent on another node meanwhile
             let payload = try await run("SELECT payload FROM outbox_notification WHERE id = \(notice.id.uuidString)", on: connection)
             return OutboxInsertion(notice: try payload.first.map { try OutboxCoding.notice($0.decode(String.self)) } ?? notice, inserted: false)
         }
-        if !channels.isEmpty {
-            try await run(
-                """
-                INSERT INTO outbox_delivery (notification_id, channel, status, next_attempt_at)
-                SELECT \(notice.id.uuidString), channel, 'pending', \(at) FROM unnest(\(channels)::TEXT[]) AS channel ORDER BY channel
-                """, on: connection)
-        }
         return OutboxInsertion(notice: notice, inserted: true)
-    }
-
-    /// As ``SQLiteOutboxStore``: on its way, reached someone and open, or escalating.
-    private static func openDuplicate(of key: String, on connection: PostgresConnection) async throws -> Notice? {
-        try await run(
-            """
-            SELECT payload FROM outbox_notification n WHERE deduplication_key = \(key) AND (
-                EXISTS (SELECT 1 FROM outbox_delivery d WHERE d.notification_id = n.id AND (d.status = 'pending'
-                    OR (d.status = 'delivered' AND n.severity IN ('warning', 'alarm') AND n.acknowledged_at IS NULL)))
-                OR (n.acknowledged_at IS NULL AND EXISTS (SELECT 1 FROM outbox_policy p WHERE p.alert_id = n.id)))
-            ORDER BY created_at DESC LIMIT 1
-            """, on: connection
-        ).first.map { try OutboxCoding.notice($0.decode(String.self)) }
     }
 
     private static func recordStep(alertID: UUID, step: Int, notice: Notice, at now: Date, on connection: PostgresConnection) async throws {
