@@ -47,22 +47,24 @@ extension PostgresHealthStore {
     public func changes(
         _ types: [HealthType], patient: PatientID?, since anchors: [String: HealthAnchor], limit: Int?, as principal: Principal
     ) async throws(HealthError) -> [String: AnchoredChanges] {
-        try await changes(types, patient: patient, shards: nil, since: anchors, limit: limit, as: principal)
+        try await changes(types, patient: patient, shards: nil, since: anchors, through: nil, limit: limit, as: principal)
     }
 
     /// ``changes(_:patient:since:limit:as:)`` for several types of the patients in
-    /// `shards`, picked in SQL (additions and deletions).
+    /// `shards`, picked in SQL (additions and deletions), no further than `through`.
     ///
     /// - Throws: as ``samples(_:as:)``.
     public func changes(
-        _ types: [HealthType], in shards: PatientShards?, since anchors: [String: HealthAnchor], limit: Int?, as principal: Principal
+        _ types: [HealthType], in shards: PatientShards?, since anchors: [String: HealthAnchor], through: HealthAnchor?, limit: Int?,
+        as principal: Principal
     ) async throws(HealthError) -> [String: AnchoredChanges] {
-        try await changes(types, patient: nil, shards: shards?.isAll == true ? nil : shards, since: anchors, limit: limit, as: principal)
+        try await changes(
+            types, patient: nil, shards: shards?.isAll == true ? nil : shards, since: anchors, through: through, limit: limit, as: principal)
     }
 
     private func changes(
-        _ types: [HealthType], patient: PatientID?, shards: PatientShards?, since anchors: [String: HealthAnchor], limit: Int?,
-        as principal: Principal
+        _ types: [HealthType], patient: PatientID?, shards: PatientShards?, since anchors: [String: HealthAnchor], through: HealthAnchor?,
+        limit: Int?, as principal: Principal
     ) async throws(HealthError) -> [String: AnchoredChanges] {
         if let limit, limit < 1 { throw .invalidValue(field: "limit", reason: "must be at least 1") }
         // Types whose samples need more reads (a correlation's members, an ECG's waveform)
@@ -73,8 +75,8 @@ extension PostgresHealthStore {
                 // The system may do everything: its policy needs no grants.
                 let grants = principal.kind == .system ? [] : try await PostgresGrantRows.fetch(of: principal, connection, database)
                 return try await Self.changes(
-                    of: types, patient: patient, shards: shards, since: anchors, limit: limit, policy: AccessPolicy(principal, grants: grants),
-                    connection, database)
+                    of: types, patient: patient, shards: shards, since: anchors, through: through, limit: limit,
+                    policy: AccessPolicy(principal, grants: grants), connection, database)
             }
             if let together { return together }
         } catch {
@@ -82,12 +84,13 @@ extension PostgresHealthStore {
         } }
         return try await read { [database] connection in
             let policy = AccessPolicy(principal, grants: try await PostgresGrantRows.fetch(of: principal, connection, database))
-            let last = try await connection.rows("SELECT last FROM change_counter WHERE id = 1", database).first?.decode(Int64.self) ?? 0
+            let counter = try await connection.rows("SELECT last FROM change_counter WHERE id = 1", database).first?.decode(Int64.self) ?? 0
+            let last = min(counter, through?.rawValue ?? .max)
             var changes: [String: AnchoredChanges] = [:]
             for type in types {
                 changes[type.identifier] = try await Self.changes(
-                    type, patient: patient, shards: shards, since: anchors[type.identifier] ?? .start, limit: limit, policy: policy,
-                    last: last, connection, database)
+                    type, patient: patient, shards: shards, since: anchors[type.identifier] ?? .start, through: through, limit: limit,
+                    policy: policy, last: last, connection, database)
             }
             return changes
         }
@@ -104,8 +107,8 @@ extension PostgresHealthStore {
     /// `nil` when the principal may read other patients of one type than of another
     /// (then the types are read one by one, in one transaction).
     private static func changes(
-        of types: [HealthType], patient: PatientID?, shards: PatientShards?, since anchors: [String: HealthAnchor], limit: Int?,
-        policy: AccessPolicy, _ connection: PostgresConnection, _ database: PostgresPool
+        of types: [HealthType], patient: PatientID?, shards: PatientShards?, since anchors: [String: HealthAnchor], through: HealthAnchor?,
+        limit: Int?, policy: AccessPolicy, _ connection: PostgresConnection, _ database: PostgresPool
     ) async throws -> [String: AnchoredChanges]? {
         let identifiers = Array(Set(types.map(\.identifier))).sorted()
         guard identifiers.count > 1 else { return nil }
@@ -113,6 +116,7 @@ extension PostgresHealthStore {
         guard readable.allSatisfy({ $0 == readable[0] }) else { return nil }
         var filter = try PostgresSampleFilter(patientsOf: types, patient: patient, policy: policy)
         if let shards { filter.add(shards) }
+        if let through { filter.add("change_number <= $", through.rawValue) }
         let from = identifiers.map { (anchors[$0] ?? .start).rawValue }
         let conditions = filter.conditions.map { " AND " + $0 }.joined()
         var binds = filter.binds
@@ -136,7 +140,7 @@ extension PostgresHealthStore {
                         ) AS page
                     ) AS page ON TRUE ORDER BY page.change_number
                     """, binds: binds), database)
-        let last = try rows.first?.makeRandomAccess()[PostgresSampleReader.columnCount].decode(Int64.self) ?? 0
+        let last = min(try rows.first?.makeRandomAccess()[PostgresSampleReader.columnCount].decode(Int64.self) ?? 0, through?.rawValue ?? .max)
         var reader = PostgresSampleReader(connection, database)
         let added = try await reader.fetch(rows: rows.filter { try $0.makeRandomAccess()[0].decode(Int64?.self) != nil })
         var samples: [String: [HealthSample]] = [:]
@@ -170,18 +174,20 @@ extension PostgresHealthStore {
 
     /// One type's changes inside the snapshot; `last` is the newest change number in it.
     private static func changes(
-        _ type: HealthType, patient: PatientID?, shards: PatientShards?, since anchor: HealthAnchor, limit: Int?, policy: AccessPolicy,
-        last: Int64, _ connection: PostgresConnection, _ database: PostgresPool
+        _ type: HealthType, patient: PatientID?, shards: PatientShards?, since anchor: HealthAnchor, through: HealthAnchor?, limit: Int?,
+        policy: AccessPolicy, last: Int64, _ connection: PostgresConnection, _ database: PostgresPool
     ) async throws -> AnchoredChanges {
         var filter = try PostgresSampleFilter(type, patient: patient, policy: policy)
         if let shards { filter.add(shards) }
-        if filter.matchesNothing { return AnchoredChanges(added: [], deleted: [], anchor: HealthAnchor(rawValue: last)) }
+        if let through { filter.add("change_number <= $", through.rawValue) }
+        if filter.matchesNothing { return AnchoredChanges(added: [], deleted: [], anchor: HealthAnchor(rawValue: max(last, anchor.rawValue))) }
         filter.add("change_number > $", anchor.rawValue)
         var reader = PostgresSampleReader(connection, database)
         let added = try await reader.fetch(
             filter.query("SELECT \(PostgresSampleReader.columns) FROM sample", "ORDER BY change_number", limit: limit))
-        // A full page ends at its last addition; otherwise everything up to now is seen.
-        let upTo = limit.flatMap { added.samples.count == $0 ? added.changeNumbers.last : nil } ?? last
+        // A full page ends at its last addition; otherwise everything up to now (or to
+        // `through`) is seen — never before the anchor.
+        let upTo = limit.flatMap { added.samples.count == $0 ? added.changeNumbers.last : nil } ?? max(last, anchor.rawValue)
         filter.add("change_number <= $", upTo)
         let deleted = try await connection.rows(filter.query("SELECT uuid FROM tombstone", "ORDER BY change_number"), database)
             .map { try $0.decode(UUID.self) }

@@ -37,6 +37,17 @@ public final class PostgresHealthStore: HealthStore, ClinicalRegistry {
         } catch {
             throw HealthError(postgres: error, while: "migrating the schema")
         }
+        // Shards of patients are picked in SQL by the MD5 of the identifier's bytes as the
+        // database holds them: the UTF-8 that PatientShards hashes.
+        let encoding: String?
+        do {
+            encoding = try await database.query("SHOW server_encoding").first?.decode(String.self)
+        } catch {
+            throw HealthError(postgres: error, while: "reading the database's encoding")
+        }
+        guard let encoding, ["UTF8", "SQL_ASCII"].contains(encoding) else {
+            throw .storage("the database's encoding is \(encoding ?? "unknown"), not UTF8: create it with ENCODING 'UTF8'")
+        }
     }
 
     /// The names of the migrations this database has run, oldest first.

@@ -234,7 +234,7 @@ public final class MonitoringSystem: Sendable {
                 leases = NodeLeases(
                     leases: try await PostgresLeases(postgres), node: configuration.nodeName, period: configuration.evaluationLease, shards: gate,
                     singletons: sourcesGate, clock: pipelineClock, logger: logger,
-                    gained: { _ in await pipeline.tookOver() },
+                    gained: { _ in await pipeline.tookOver() }, busy: { shards in await pipeline.isEvaluating(shards) },
                     singletonsOpened: { [simulatedMonitors, logger] in
                         await simulatedMonitors.skipMissedTicks()  // another node's monitors ran meanwhile
                         // The home agents run on one node (a detector that fired while the last
@@ -322,7 +322,7 @@ public final class MonitoringSystem: Sendable {
     /// loses or gives it up, halts or shuts down: a singleton that must run on one node at
     /// a time (the issue track's office). Add it before ``start()``; with one node
     /// (no PostgreSQL) nothing is called: the caller runs it.
-    public func runWhileEvaluating(
+    public func runAsSingleton(
         _ name: String, start: @escaping @Sendable () async throws -> Void, stop: @escaping @Sendable () async -> Void
     ) {
         guard configuration.postgres != nil else { return }

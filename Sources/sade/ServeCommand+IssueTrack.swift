@@ -36,7 +36,7 @@ extension ServeCommand {
         let office = IssueTrackOffice(store: store, outbox: outbox, platform: platform)
         let calls = try await OfficeCalls(
             pool: pool, office: office, node: system.node, logger: Logger(label: "sade.issuetrack.calls"), answering: { system.runsSingletons })
-        system.runWhileEvaluating("the issue track's office", start: { try await office.start() }, stop: { await office.close() })
+        system.runAsSingleton("the issue track's office", start: { try await office.start() }, stop: { await office.close() })
         return (office, calls)
     }
 

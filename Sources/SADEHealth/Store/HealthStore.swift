@@ -44,12 +44,15 @@ public protocol HealthStore: Sendable {
         _ types: [HealthType], patient: PatientID?, since anchors: [String: HealthAnchor], limit: Int?, as principal: Principal
     ) async throws(HealthError) -> [String: AnchoredChanges]
     /// ``changes(_:patient:since:limit:as:)`` for several types, of the patients in `shards` only
-    /// (every patient's when `nil`): what a node evaluating those shards reads. A page of
-    /// `limit` may end early where other shards' samples filled it; the anchor returned
-    /// still continues exactly there. Deletions may include other shards' (a store that
-    /// cannot tell whose a deleted sample was).
+    /// (every patient's when `nil`), and no further than `through` when given: what a
+    /// node evaluating those shards reads (reads of several groups of shards capped at
+    /// one point end at the same anchors, and go on as one). A page of `limit` may end
+    /// early where other shards' samples filled it; the anchor returned still continues
+    /// exactly there. Deletions may include other shards' (a store that cannot tell
+    /// whose a deleted sample was).
     func changes(
-        _ types: [HealthType], in shards: PatientShards?, since anchors: [String: HealthAnchor], limit: Int?, as principal: Principal
+        _ types: [HealthType], in shards: PatientShards?, since anchors: [String: HealthAnchor], through: HealthAnchor?, limit: Int?,
+        as principal: Principal
     ) async throws(HealthError) -> [String: AnchoredChanges]
     /// New samples of `type` (and `patient`) as they are saved, until the stream is dropped.
     func observe(_ type: HealthType, patient: PatientID?, as principal: Principal) async throws(HealthError) -> AsyncStream<HealthSample>
@@ -72,16 +75,6 @@ extension HealthStore {
             changes[type.identifier] = try await self.changes(
                 type, patient: patient, since: anchors[type.identifier] ?? .start, limit: limit, as: principal)
         }
-        return changes
-    }
-
-    /// Every patient's changes, then those of other shards' patients left out.
-    public func changes(
-        _ types: [HealthType], in shards: PatientShards?, since anchors: [String: HealthAnchor], limit: Int?, as principal: Principal
-    ) async throws(HealthError) -> [String: AnchoredChanges] {
-        var changes = try await self.changes(types, patient: nil, since: anchors, limit: limit, as: principal)
-        guard let shards, !shards.isAll else { return changes }
-        for type in changes.keys { changes[type]?.added.removeAll { !shards.contains($0.patient) } }
         return changes
     }
 

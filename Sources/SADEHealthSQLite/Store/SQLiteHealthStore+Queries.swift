@@ -60,19 +60,48 @@ extension SQLiteHealthStore {
         }
     }
 
-    /// One type's changes, inside a read transaction; `last` is the newest change number.
+    /// ``changes(_:patient:since:limit:as:)`` for several types of the patients in
+    /// `shards` (left out after reading: one node of its own reads every shard), no
+    /// further than `through`.
+    ///
+    /// - Throws: as ``samples(_:as:)``.
+    public func changes(
+        _ types: [HealthType], in shards: PatientShards?, since anchors: [String: HealthAnchor], through: HealthAnchor?, limit: Int?,
+        as principal: Principal
+    ) async throws(HealthError) -> [String: AnchoredChanges] {
+        if let limit, limit < 1 { throw .invalidValue(field: "limit", reason: "must be at least 1") }
+        var changes = try await read { db in
+            let policy = AccessPolicy(principal, grants: try AccessGrantRows.fetch(of: principal, db))
+            let last = min(try SampleWriter.lastChangeNumber(db), through?.rawValue ?? .max)
+            var changes: [String: AnchoredChanges] = [:]
+            for type in types {
+                changes[type.identifier] = try Self.changes(
+                    type, patient: nil, since: anchors[type.identifier] ?? .start, limit: limit, policy: policy, last: last, through: through, db)
+            }
+            return changes
+        }
+        guard let shards, !shards.isAll else { return changes }
+        for type in changes.keys { changes[type]?.added.removeAll { !shards.contains($0.patient) } }
+        return changes
+    }
+
+    /// One type's changes, inside a read transaction; `last` is the newest change number
+    /// (or `through`, when lower).
     private static func changes(
-        _ type: HealthType, patient: PatientID?, since anchor: HealthAnchor, limit: Int?, policy: AccessPolicy, last: Int64, _ db: Database
+        _ type: HealthType, patient: PatientID?, since anchor: HealthAnchor, limit: Int?, policy: AccessPolicy, last: Int64,
+        through: HealthAnchor? = nil, _ db: Database
     ) throws -> AnchoredChanges {
         var filter = try SampleFilter(type, patient: patient, policy: policy, byChangeNumber: true)
-        if filter.matchesNothing { return AnchoredChanges(added: [], deleted: [], anchor: HealthAnchor(rawValue: last)) }
+        if filter.matchesNothing { return AnchoredChanges(added: [], deleted: [], anchor: HealthAnchor(rawValue: max(last, anchor.rawValue))) }
         filter.add("change_number > ?", anchor.rawValue)
+        if let through { filter.add("change_number <= ?", through.rawValue) }
         var reader = SampleReader(db)
         let added = try reader.fetchNumbered(
             "SELECT \(SampleReader.columns) FROM sample \(filter.sql) ORDER BY change_number LIMIT ?",
             arguments: filter.arguments(limit ?? -1))
-        // A full page ends at its last addition; otherwise everything up to now is seen.
-        let upTo = limit.flatMap { added.samples.count == $0 ? added.changeNumbers.last : nil } ?? last
+        // A full page ends at its last addition; otherwise everything up to now (or to
+        // `through`) is seen — never before the anchor.
+        let upTo = limit.flatMap { added.samples.count == $0 ? added.changeNumbers.last : nil } ?? max(last, anchor.rawValue)
         filter.add("change_number <= ?", upTo)
         let deleted = try UUID.fetchAll(db, sql: "SELECT uuid FROM tombstone \(filter.sql) ORDER BY change_number", arguments: filter.arguments())
         return AnchoredChanges(added: added.samples, deleted: deleted, anchor: HealthAnchor(rawValue: upTo))

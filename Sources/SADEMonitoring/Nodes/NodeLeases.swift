@@ -14,7 +14,9 @@ import Synchronization
 /// (how the others count it), the singletons' lease if it is free or its own, and its
 /// fair share of the shards — as many as `16 / nodes` rounded up — taking free ones
 /// first. A node holding more than its share closes the surplus at once and gives it
-/// up at its next renewal, when what it was evaluating of them is done; a node that
+/// up at a later renewal once nothing of it is being evaluated (no batch of those
+/// shards unconfirmed, no anomaly on its way to the alert agent) — or lets it run out
+/// unrenewed, within one period, if something always is; a node that
 /// dies stops renewing, and within one period the others take its shards. The new
 /// holder reads the shard's anchors and evaluates what the old one had accepted and
 /// not evaluated.
@@ -49,16 +51,20 @@ package final class NodeLeases: Sendable {
     let logger: Logger
     /// Called with the shards newly opened (take them over: collect at once).
     let gained: @Sendable (PatientShards) async -> Void
+    /// Whether any of these shards' patients is being evaluated (then they are not given up yet).
+    let busy: @Sendable (PatientShards) async -> Bool
     /// Called when the singletons' gate opens.
     let singletonsOpened: @Sendable () async -> Void
     /// Called when the singletons' gate closes after `singletonsOpened`.
     let singletonsClosed: @Sendable () async -> Void
     private let state = Mutex(State())
+    /// One renewal at a time (the loop's, a test's): each reads and writes `leaving`.
+    private let turns = Mutex<(taken: Bool, waiting: [CheckedContinuation<Void, Never>])>((false, []))
 
     private struct State {
         /// The leases held after the last renewal, with when each runs out unrenewed.
         var held: [String: Date] = [:]
-        /// Shards closed at the last renewal, to give up at the next.
+        /// Shards closed and not given up yet (still held until they run out).
         var leaving = PatientShards.empty
         /// Whether `singletonsOpened` was called and `singletonsClosed` not since.
         var singletonsAnnounced = false
@@ -67,7 +73,7 @@ package final class NodeLeases: Sendable {
     package init(
         leases: PostgresLeases, node: String, period: Duration, shards: EvaluationGate, singletons: LeaseGate, clock: PipelineClock,
         logger: Logger, gained: @escaping @Sendable (PatientShards) async -> Void,
-        singletonsOpened: @escaping @Sendable () async -> Void, singletonsClosed: @escaping @Sendable () async -> Void = {}
+        busy: @escaping @Sendable (PatientShards) async -> Bool = { _ in false }, singletonsOpened: @escaping @Sendable () async -> Void, singletonsClosed: @escaping @Sendable () async -> Void = {}
     ) {
         self.leases = leases
         self.node = node
@@ -77,6 +83,7 @@ package final class NodeLeases: Sendable {
         self.clock = clock
         self.logger = logger
         self.gained = gained
+        self.busy = busy
         self.singletonsOpened = singletonsOpened
         self.singletonsClosed = singletonsClosed
     }
@@ -94,35 +101,43 @@ package final class NodeLeases: Sendable {
     /// before the leases would run out unrenewed, counted from before the requests;
     /// closes the others.
     package func renew() async {
+        await takeTurn()
+        defer { endTurn() }
         let now = clock.now
         let validUntil = now.addingTimeInterval(period.seconds * 0.8)
         do {
             let current = try await leases.current(now: now)
             let others = Set(current.filter { $0.name.hasPrefix(Self.presencePrefix) && $0.holder != node }.map(\.holder))
             let fair = Self.fairShare(among: others.count + 1)
-            let leaving = state.withLock { $0.leaving }
-            var taken: Set<Int> = [], mine: [Int] = []
+            var taken: Set<Int> = [], mine: Set<Int> = []
             for lease in current {
                 guard let shard = Self.shard(named: lease.name) else { continue }
-                if lease.holder == node { mine.append(shard) } else { taken.insert(shard) }
+                if lease.holder == node { mine.insert(shard) } else { taken.insert(shard) }
             }
+            // Closed before and still this node's until they run out (or are given up).
+            let leaving = PatientShards(state.withLock { $0.leaving }.members.filter(mine.contains))
             var keep = PatientShards(mine).subtracting(leaving)
             let surplus = PatientShards(keep.members.dropFirst(fair))
             keep = keep.subtracting(surplus)
-            let free = PatientShards.all.members.filter { !taken.contains($0) && !mine.contains($0) && !leaving.members.contains($0) }
+            let free = PatientShards.all.members.filter { !taken.contains($0) && !mine.contains($0) }
             let wanted = keep.union(PatientShards(free.prefix(max(0, fair - keep.members.count))))
             let names = [Self.presencePrefix + node, Self.singletonsName] + wanted.members.map(Self.shardName)
             let held = try await leases.acquire(names, for: node, lasting: period, now: now)
             guard !Task.isCancelled else { return }  // a renewal finishing after halt or shutdown opens nothing
-            if !leaving.isEmpty { try await leases.release(leaving.members.map(Self.shardName), by: node) }
+            var stillLeaving = leaving
+            if !leaving.isEmpty, await !busy(leaving) {
+                try await leases.release(leaving.members.map(Self.shardName), by: node)
+                stillLeaving = .empty
+            }
             let expiry = now.addingTimeInterval(period.seconds)
             let heldShards = PatientShards(held.keys.compactMap(Self.shard(named:)))
             state.withLock { state in
                 state.held = Dictionary(uniqueKeysWithValues: held.keys.map { ($0, expiry) })
-                state.leaving = surplus
+                state.leaving = stillLeaving.union(surplus)
             }
             shards.close(PatientShards.all.subtracting(heldShards))
-            let opened = shards.open(heldShards, until: validUntil)
+            // Not those already past their margin (a slow renewal): they stay closed.
+            let opened = PatientShards(Set(shards.open(heldShards, until: validUntil).members).intersection(shards.shards.members))
             if !surplus.isEmpty {
                 logger.info("giving shards up to the other nodes", metadata: ["node": "\(node)", "shards": "\(surplus)"])
             }
@@ -149,6 +164,33 @@ package final class NodeLeases: Sendable {
             logger.warning("the leases could not be renewed", metadata: ["error": "\(error)"])
         }
         await announceClosed()
+    }
+
+    /// Waits for the renewal under way, if any, to end.
+    private func takeTurn() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let now = turns.withLock { turns in
+                guard turns.taken else {
+                    turns.taken = true
+                    return true
+                }
+                turns.waiting.append(continuation)
+                return false
+            }
+            if now { continuation.resume() }
+        }
+    }
+
+    /// Lets the next renewal waiting, if any, go on.
+    private func endTurn() {
+        let next = turns.withLock { turns -> CheckedContinuation<Void, Never>? in
+            guard !turns.waiting.isEmpty else {
+                turns.taken = false
+                return nil
+            }
+            return turns.waiting.removeFirst()
+        }
+        next?.resume()
     }
 
     /// Calls `singletonsClosed` once after `singletonsOpened` when the gate is shut

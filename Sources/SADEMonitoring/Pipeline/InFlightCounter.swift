@@ -21,6 +21,9 @@ final class InFlightCounter: Sendable {
         waiters.forEach { $0.resume() }
     }
 
+    /// Whether nothing is on its way now.
+    var isZero: Bool { state.withLock { $0.count == 0 } }
+
     /// Returns once nothing is on its way.
     func waitUntilZero() async {
         await withCheckedContinuation { continuation in

@@ -121,6 +121,12 @@ public final class MonitoringPipeline: Sendable {
         Task { [roster] in try? await roster.refresh() }
     }
 
+    /// Whether any of `shards`' patients is being evaluated now: a batch of theirs not
+    /// confirmed, or any anomaly on its way to the alert agent.
+    package func isEvaluating(_ shards: PatientShards) async -> Bool {
+        await collector.collector.hasInFlight(shards) || !anomaliesInFlight.isZero
+    }
+
     /// Records how many alerts are open (every node's, as the database has them) into
     /// `sade_alerts_open`.
     public func recordOpenAlerts() async throws(AlertBookError) {

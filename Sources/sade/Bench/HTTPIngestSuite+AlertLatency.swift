@@ -1,4 +1,5 @@
 import Foundation
+import SADEHealth
 
 extension HTTPIngestSuite {
     /// The paced background load while alert latency is measured.
@@ -7,8 +8,9 @@ extension HTTPIngestSuite {
     /// Alert latency under load: the clients post normal readings paced at
     /// ``pacedRate`` samples/s while, one after the other, a deteriorating set of vital
     /// signs is posted for a patient without an open episode (new patients, admitted to
-    /// the demo's COVID ward; one more before the load starts, unmeasured, waits until
-    /// the server has evaluated what the demo seeded); the time from sending that POST to its `alert` event on
+    /// the demo's COVID ward; one more per shard of patients before the load starts,
+    /// unmeasured, waits until every node has evaluated what the demo seeded); the time
+    /// from sending that POST to its `alert` event on
     /// the admin's live stream is one latency (an upper bound of "accepted to pushed":
     /// it includes the POST's own trip). The stream carries every kind of event (a
     /// dashboard) or only `watching` (`alert`: an alerting console). Returns the
@@ -19,9 +21,17 @@ extension HTTPIngestSuite {
     ) async throws -> (latencies: [Double], missed: Int, load: Double) {
         let admin = try await MonitorEmulator.login(http, username: "admin", password: "sade-demo")
         let run = UUID().uuidString.prefix(8).lowercased()
+        // A warm-up patient in each shard (whichever node evaluates it), then the probes.
+        var warmUps: [Int: String] = [:]
+        var candidate = 0
+        while warmUps.count < PatientShards.count {
+            let id = "bench-\(run)-warm-up-\(candidate)"
+            let shard = PatientShards.shard(of: PatientID(rawValue: id))
+            if warmUps[shard] == nil { warmUps[shard] = id }
+            candidate += 1
+        }
         var patients: [String] = []
-        for index in 0...probes {  // the first is the warm-up
-            let id = "bench-\(run)-\(index)"
+        for (index, id) in (warmUps.values.sorted() + (1...probes).map { "bench-\(run)-\($0)" }).enumerated() {
             let created = try await http.send(
                 .POST, "/api/v1/patients", token: admin, json: ["id": id, "name": "Bench \(index)", "sector": "covid-ward", "bed": "B\(index)"])
             guard created.isSuccess else { throw BenchError.unexpected("patient \(id) not admitted: \(created.status) \(created.errorMessage)") }
@@ -30,12 +40,18 @@ extension HTTPIngestSuite {
         let arrivals = AlertArrivals()
         try await arrivals.open(server: http.server, token: admin, client: http.client, types: watching)
         // Warm-up, unmeasured: the demo's server starts by evaluating the 24 hours of
-        // history it seeded; the first alert waits for that, whatever the load.
-        let warmUp = patients.removeFirst()
-        let seeded = try await http.send(.POST, "/api/v1/patients/\(warmUp)/observations", token: admin, json: deteriorated(at: Date()))
-        guard seeded.isSuccess, await arrivals.arrival(of: warmUp, within: .seconds(60)) != nil else {
-            throw BenchError.unexpected("no alert for the warm-up probe within 60 s")
+        // history it seeded (each node its shards'); the first alerts wait for that,
+        // whatever the load.
+        for warmUp in patients.prefix(warmUps.count) {
+            let seeded = try await http.send(.POST, "/api/v1/patients/\(warmUp)/observations", token: admin, json: deteriorated(at: Date()))
+            guard seeded.isSuccess else { throw BenchError.unexpected("warm-up readings refused: \(seeded.status) \(seeded.errorMessage)") }
         }
+        for warmUp in patients.prefix(warmUps.count) {
+            guard await arrivals.arrival(of: warmUp, within: .seconds(60)) != nil else {
+                throw BenchError.unexpected("no alert for the warm-up probe \(warmUp) within 60 s")
+            }
+        }
+        patients.removeFirst(warmUps.count)
         let load = Task { try await pace(servers ?? [http], tokens: tokens) }
         var latencies: [Double] = []
         var missed = 0

@@ -22,6 +22,9 @@ actor BatchEvaluator {
     let gate: EvaluationGate
     /// The batches of the run in progress.
     private var inHand: [ReceivedBatch] = []
+    /// Of each batch in hand, the shards this node still evaluates: what it evaluates
+    /// of the batch, and whose anchors it moves on.
+    private var evaluatedShards: [UUID: PatientShards] = [:]
     /// Whether the run in progress carries out a missing-data check.
     private(set) var checkInHand = false
     /// The latest sample of each NEWS2 parameter per patient, for the scores published.
@@ -46,7 +49,8 @@ actor BatchEvaluator {
     }
 
     /// The AnomaliesAction's batch: the samples of every batch received, in arrival
-    /// order, and the records of their patients — with every admitted patient's this
+    /// order — those of shards this node still evaluates: a shard given up since its
+    /// batch was read is the next holder's, from the anchors left —, and the records of their patients — with every admitted patient's this
     /// node evaluates when a missing-data check is due, so that newly admitted patients
     /// are watched.
     func take(from agent: Agent) async -> AnomaliesAction.Batch {
@@ -58,7 +62,14 @@ actor BatchEvaluator {
             latest = latest.filter { kept.contains($0.key) }
             latestNEWS2 = latestNEWS2.filter { kept.contains($0.key) }
         }
-        let samples = inHand.flatMap(\.batch.samples)
+        let open = gate.shards
+        var samples: [HealthSample] = []
+        for received in inHand {
+            let batch = received.batch
+            let kept = PatientShards(Set(batch.shards.members).intersection(open.members))
+            evaluatedShards[batch.id] = kept
+            samples += kept == batch.shards ? batch.samples : batch.samples.filter { kept.contains($0.patient) }
+        }
         var records: [PatientID: Patient] = [:]
         if checkInHand {
             do {
@@ -87,7 +98,10 @@ actor BatchEvaluator {
         await inform(findings.anomalies, from: agent)
         // Each group of shards' last batch in hand holds its anchors (batches come in order).
         var reached: [PatientShards: [String: HealthAnchor]] = [:]
-        for received in inHand { reached[received.batch.shards] = received.batch.anchors }
+        for received in inHand {
+            let kept = evaluatedShards[received.batch.id] ?? received.batch.shards
+            if !kept.isEmpty { reached[kept] = received.batch.anchors }
+        }
         for (shards, anchors) in reached {
             do {
                 try await self.anchors.advanceAnchors(of: shards, to: anchors)
@@ -113,6 +127,7 @@ actor BatchEvaluator {
         }
         if checkInHand { pending.done() }
         inHand = []
+        evaluatedShards = [:]
         checkInHand = false
     }
 

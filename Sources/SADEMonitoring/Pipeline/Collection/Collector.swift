@@ -30,9 +30,14 @@ actor Collector {
     /// Where the next read starts, per shard and type; a shard is absent until its
     /// anchors are loaded from the database.
     private var readAnchors: [Int: [String: HealthAnchor]] = [:]
-    /// The gate's opening `readAnchors` were read in.
-    private var anchorsOpening = 0
-    private var inFlight: Set<UUID> = []
+    /// The gate's opening each shard's `readAnchors` were loaded in: a shard opened again
+    /// since (another node may have evaluated it meanwhile) is loaded again.
+    private var loadedIn: [Int: Int] = [:]
+    /// Raised whenever `readAnchors` are dropped (a batch failed): a read that was under
+    /// way meanwhile keeps nothing of what it found.
+    private var resets = 0
+    /// The batches handed over and not confirmed, with their shards.
+    private var inFlight: [UUID: PatientShards] = [:]
     private var flightWaiters: [CheckedContinuation<Void, Never>] = []
     private var requested = 0
     private var completed = 0
@@ -80,8 +85,11 @@ actor Collector {
     /// Takes a batch off the flight list: confirmed, or not delivered (then the store is
     /// read again from the persisted anchors, so nothing is skipped).
     func settle(_ batch: UUID, failed: Bool) {
-        guard inFlight.remove(batch) != nil else { return }
-        if failed { readAnchors = [:] }
+        guard inFlight.removeValue(forKey: batch) != nil else { return }
+        if failed {
+            readAnchors = [:]
+            resets += 1
+        }
         if let since = waitingSince.removeValue(forKey: batch) {
             if failed { unread.restore(since) } else { lag.record(duration: clock.elapsed - since) }
         }
@@ -89,6 +97,11 @@ actor Collector {
             flightWaiters.forEach { $0.resume() }
             flightWaiters = []
         }
+    }
+
+    /// Whether a batch of any of `shards`' patients is handed over and not confirmed.
+    func hasInFlight(_ shards: PatientShards) -> Bool {
+        inFlight.values.contains { !Set($0.members).isDisjoint(with: shards.members) }
     }
 
     func waitUntilNothingInFlight() async {
@@ -106,7 +119,8 @@ actor Collector {
         // The pushing sources (the demo's simulated monitors) run on one node at a time,
         // and on another when it takes over.
         if sourcesGate.isOpen { for source in sources { await pull(source, logger: agent) } }
-        let shards = gate.shards
+        let tenure = gate.tenure
+        let shards = PatientShards(tenure.keys)
         guard !shards.isEmpty else {
             // Other nodes evaluate, and move the anchors: read them again when this node's
             // turn comes. What was accepted meanwhile is their lag.
@@ -114,47 +128,67 @@ actor Collector {
             _ = unread.take()
             return
         }
-        if gate.openings != anchorsOpening {
-            // A shard opened since the last cycle: another node may have evaluated its
-            // patients meanwhile.
-            readAnchors = [:]
-            anchorsOpening = gate.openings
-        }
-        readAnchors = readAnchors.filter { shards.members.contains($0.key) }
+        // A shard given up, or opened again since its anchors were loaded (another node
+        // may have evaluated it meanwhile), is loaded again; the others read on.
+        readAnchors = readAnchors.filter { shard, _ in tenure[shard] != nil && tenure[shard] == loadedIn[shard] }
         guard inFlight.count < maxInFlight else { return }
         guard let receiver = await agent.beliefs[.anomaliesAgent] else {
             agent.logger.error("the collector does not know whom to tell of new samples (no anomaliesAgent belief)")
             return
         }
         let since = unread.take()
-        do {
-            let unloaded = shards.subtracting(PatientShards(readAnchors.keys))
-            if !unloaded.isEmpty { readAnchors.merge(try await anchors.anchors(of: unloaded)) { _, loaded in loaded } }
-        } catch {
-            if let since { unread.restore(since) }
-            agent.logger.error("collection failed", metadata: ["error": "\(error)"])
-            return
-        }
-        // Shards read from the same anchors are read together: all of them once caught up
-        // (one read), a shard just taken over from an older position on its own.
-        let groups = Dictionary(grouping: shards.members) { readAnchors[$0] ?? [:] }
-        var restored = false
-        for (start, members) in groups.sorted(by: { $0.value[0] < $1.value[0] }) where inFlight.count < maxInFlight {
-            let handed = await read(PatientShards(members), from: start, since: since, to: receiver, agent)
-            if !handed, !restored, let since {
-                unread.restore(since)
-                restored = true
+        let unloaded = shards.subtracting(PatientShards(readAnchors.keys))
+        if !unloaded.isEmpty {
+            let generation = resets
+            do {
+                let loaded = try await anchors.anchors(of: unloaded)
+                if resets == generation {
+                    readAnchors.merge(loaded) { _, loaded in loaded }
+                    for shard in loaded.keys { loadedIn[shard] = tenure[shard] }
+                }
+            } catch {
+                agent.logger.error("collection failed", metadata: ["error": "\(error)"])
             }
         }
+        // Shards read from the same anchors are read together: all of them once caught up
+        // (one read), shards just taken over from an older position apart. The furthest
+        // group is read first and the others no further than it reached, so that groups
+        // that catch up end at the same anchors and are read as one from then on.
+        let groups = Dictionary(grouping: shards.members.filter { readAnchors[$0] != nil }) { readAnchors[$0] ?? [:] }
+        var allRead = groups.values.map(\.count).reduce(0, +) == shards.members.count  // every shard's anchors at hand
+        var through: HealthAnchor?
+        for (start, members) in groups.sorted(by: { Self.position($0.key) > Self.position($1.key) }) {
+            guard inFlight.count < maxInFlight else {
+                allRead = false
+                break
+            }
+            let (read, reached) = await read(PatientShards(members), from: start, through: through, since: since, to: receiver, agent)
+            if !read { allRead = false }
+            through = through ?? reached
+        }
+        if !allRead, let since { unread.restore(since) }
     }
 
-    /// Reads the samples of `shards`' patients from `start` and hands them over as one
-    /// batch: whether the samples waiting `since` were all read.
-    private func read(_ shards: PatientShards, from start: [String: HealthAnchor], since: Duration?, to receiver: AgentIdentifier, _ agent: Agent) async -> Bool {
+    /// How far anchors reach: the furthest of their types.
+    private static func position(_ anchors: [String: HealthAnchor]) -> Int64 {
+        anchors.values.map(\.rawValue).max() ?? 0
+    }
+
+    /// Reads the samples of `shards`' patients from `start` (no further than `through`)
+    /// and hands them over as one batch: whether the samples waiting `since` were all
+    /// read, and how far the read reached.
+    private func read(
+        _ shards: PatientShards, from start: [String: HealthAnchor], through: HealthAnchor?, since: Duration?, to receiver: AgentIdentifier,
+        _ agent: Agent
+    ) async -> (Bool, HealthAnchor?) {
+        let generation = resets
         do {
             var next = start
             var samples: [HealthSample] = []
-            let changes = try await store.changes(types, in: shards.isAll ? nil : shards, since: start, limit: batchLimit, as: .system)
+            let changes = try await store.changes(
+                types, in: shards.isAll ? nil : shards, since: start, through: through, limit: batchLimit, as: .system)
+            // A batch failed meanwhile: the anchors are read again, and so are these samples.
+            guard resets == generation else { return (false, nil) }
             for type in types {
                 guard let found = changes[type.identifier] else { continue }
                 samples += found.added
@@ -163,22 +197,22 @@ actor Collector {
             for shard in shards.members { readAnchors[shard] = next }
             let more = changes.values.contains { $0.added.count >= batchLimit }  // those samples have waited as long
             guard !samples.isEmpty else {
-                // Nothing new: the anchors may move on, unless batches still fly (their
-                // samples lie below these anchors and are not evaluated yet).
-                if inFlight.isEmpty, next != start { try await anchors.advanceAnchors(of: shards, to: next) }
-                return !more
+                // Nothing new: the anchors may move on, unless batches of these shards still
+                // fly (their samples lie below these anchors and are not evaluated yet).
+                if !hasInFlight(shards), next != start { try await anchors.advanceAnchors(of: shards, to: next) }
+                return (!more, HealthAnchor(rawValue: Self.position(next)))
             }
             // Samples no wake announced (saved by a source, or read just before their
             // wake) have waited at least since this read.
             let batch = SampleBatch(samples: samples.sorted { $0.start < $1.start }, anchors: next, shards: shards)
-            inFlight.insert(batch.id)
+            inFlight[batch.id] = shards
             waitingSince[batch.id] = since ?? clock.elapsed
             agent.send(try batch.inform(receiver))
-            return !more
+            return (!more, HealthAnchor(rawValue: Self.position(next)))
         } catch {
             for shard in shards.members { readAnchors[shard] = nil }
             agent.logger.error("collection failed", metadata: ["error": "\(error)", "shards": "\(shards)"])
-            return false
+            return (false, nil)
         }
     }
 

@@ -10,9 +10,9 @@ package protocol PipelineRecords: Sendable {
     // MARK: Anchors
 
     /// How far the pipeline has evaluated the health store for the patients of each of
-    /// `shards`, by sample type identifier: a shard never evaluated starts where the
-    /// pipeline was before patients were sharded (its one anchor per type, if any); a
-    /// type never evaluated is absent.
+    /// `shards`, by sample type identifier: a type a shard never evaluated starts where
+    /// the pipeline was before patients were sharded (its one anchor per type, if any);
+    /// a type never evaluated is absent.
     func anchors(of shards: PatientShards) async throws(AlertBookError) -> [Int: [String: HealthAnchor]]
     /// Moves the anchors of `shards` forward (never back: batches may be confirmed late).
     func advanceAnchors(of shards: PatientShards, to anchors: [String: HealthAnchor]) async throws(AlertBookError)

@@ -75,7 +75,7 @@ package struct PostgresPipelineRecords: PipelineRecords {
                 let (shard, type, anchor) = try row.decode((Int, String, Int64).self)
                 if shard < 0 { before[type] = HealthAnchor(rawValue: anchor) } else { anchors[shard, default: [:]][type] = HealthAnchor(rawValue: anchor) }
             }
-            return Dictionary(uniqueKeysWithValues: shards.members.map { ($0, anchors[$0] ?? before) })
+            return Dictionary(uniqueKeysWithValues: shards.members.map { ($0, before.merging(anchors[$0] ?? [:]) { _, shard in shard }) })
         }
     }
 

@@ -23,7 +23,7 @@ package struct SQLitePipelineRecords: PipelineRecords {
             for row in try Row.fetchAll(db, sql: "SELECT shard, type, anchor FROM pipeline_shard_anchor") {
                 anchors[row["shard"], default: [:]][row["type"]] = HealthAnchor(rawValue: row["anchor"])
             }
-            return Dictionary(uniqueKeysWithValues: shards.members.map { ($0, anchors[$0] ?? before) })
+            return Dictionary(uniqueKeysWithValues: shards.members.map { ($0, before.merging(anchors[$0] ?? [:]) { _, shard in shard }) })
         }
     }
 

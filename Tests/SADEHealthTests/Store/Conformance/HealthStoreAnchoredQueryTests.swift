@@ -135,7 +135,8 @@ struct HealthStoreAnchoredQueryTests {
     func changesOfShards(kind: StoreKind) async throws {
         try await withStore(kind) { store in
             let heart = HealthType.quantity(.heartRate), breath = HealthType.quantity(.respiratoryRate)
-            let patients = (0..<40).map { PatientID(rawValue: "shard-patient-\($0)") }
+            // Identifiers beyond ASCII too: the store hashes their UTF-8 bytes as PatientShards does.
+            let patients = (0..<40).map { PatientID(rawValue: $0.isMultiple(of: 3) ? "patiënt-ß-😀-\($0)" : "shard-patient-\($0)") }
             #expect(Set(patients.map(PatientShards.shard(of:))).count > 8, "forty patients fall in most of the sixteen shards")
             let samples = patients.enumerated().flatMap { index, patient in
                 [
@@ -149,7 +150,7 @@ struct HealthStoreAnchoredQueryTests {
             for shards in [even, odd] {
                 var anchors: [String: HealthAnchor] = [:]
                 while true {  // pages of 7 per type
-                    let page = try await store.changes([heart, breath], in: shards, since: anchors, limit: 7, as: .system)
+                    let page = try await store.changes([heart, breath], in: shards, since: anchors, through: nil, limit: 7, as: .system)
                     let added = page.values.flatMap(\.added)
                     #expect(added.allSatisfy { shards.contains($0.patient) }, "only \(shards)'s patients")
                     seen += added.map(\.id)
@@ -159,10 +160,20 @@ struct HealthStoreAnchoredQueryTests {
                 }
             }
             #expect(seen.count == samples.count && Set(seen) == Set(samples.map(\.id)), "every sample once, in one shard or the other")
-            let none = try await store.changes([heart, breath], in: .empty, since: [:], limit: nil, as: .system)
+            let none = try await store.changes([heart, breath], in: .empty, since: [:], through: nil, limit: nil, as: .system)
             #expect(none.values.allSatisfy { $0.added.isEmpty })
-            let all = try await store.changes([heart, breath], in: .all, since: [:], limit: nil, as: .system)
+            let all = try await store.changes([heart, breath], in: .all, since: [:], through: nil, limit: nil, as: .system)
             #expect(all.values.map(\.added.count).reduce(0, +) == samples.count)
+
+            // No further than `through`: a read capped where another ended ends there too.
+            let half = try #require(all[heart.identifier]?.anchor).rawValue / 2
+            let capped = try await store.changes([heart, breath], in: even, since: [:], through: HealthAnchor(rawValue: half), limit: nil, as: .system)
+            #expect(capped.values.allSatisfy { $0.anchor == HealthAnchor(rawValue: half) })
+            let rest = try await store.changes([heart, breath], in: even, since: capped.mapValues(\.anchor), through: nil, limit: nil, as: .system)
+            let evenSamples = samples.filter { even.contains($0.patient) }.map(\.id)
+            let cappedIDs = capped.values.flatMap(\.added).map(\.id), restIDs = rest.values.flatMap(\.added).map(\.id)
+            #expect(!cappedIDs.isEmpty && !restIDs.isEmpty)
+            #expect(Set(cappedIDs).isDisjoint(with: restIDs) && Set(cappedIDs + restIDs) == Set(evenSamples), "split where capped, nothing twice or lost")
         }
     }
 }
