@@ -106,4 +106,30 @@ struct PipelineAgentsTests {
         #expect(alerts.map(\.category) == [.device], "silent for longer than the limit while evaluated here: \(alerts.map(\.title))")
         await fixture.stop()
     }
+
+    @Test("a batch read before its shard was given up is evaluated only for the shards still held; the others' anchors stay for the next holder")
+    func aBatchOfAGivenUpShard() async throws {
+        let fixture = try PipelineFixture.make(rules: AlertRules(outOfRangeSeverity: .warning))
+        let ids = (0...).lazy.map { PatientID(rawValue: "patient-\($0)") }
+        let gone = try #require(ids.first { PatientShards.shard(of: $0) == 3 })
+        let kept = try #require(ids.first { PatientShards.shard(of: $0) == 4 })
+        try await Ward.seed(fixture.store, patients: [Ward.patient(gone, in: "covid-ward"), Ward.patient(kept, in: "covid-ward")])
+        let pipeline = fixture.pipeline
+        try await fixture.start()
+        let anchors = ["HeartRate": HealthAnchor(rawValue: 42)]
+        let batch = SampleBatch(
+            samples: [.quantity(.heartRate, 142, patient: gone, at: Ward.epoch), .quantity(.heartRate, 143, patient: kept, at: Ward.epoch)],
+            anchors: anchors, shards: PatientShards([3, 4]))
+        pipeline.gate.close(PatientShards([3]))  // given up after the batch was read
+        pipeline.collector.agent.send(try batch.inform(pipeline.anomalies.agent.identifier))
+        try await until { try await pipeline.book.alerts(patients: [kept]).count == 1 }
+        await pipeline.settle()
+        #expect(try await pipeline.book.alerts(patients: [gone]).isEmpty, "left to the shard's new holder")
+        let scored = await pipeline.latestNEWS2
+        #expect(scored[gone] == nil && scored[kept] != nil)
+        let reached = try await pipeline.anomalies.evaluator.anchors.anchors(of: PatientShards([3, 4]))
+        #expect(reached[4]?["HeartRate"] == HealthAnchor(rawValue: 42), "the shard still held moves on")
+        #expect(reached[3]?["HeartRate"] == nil, "the one given up stays where its next holder starts")
+        await fixture.stop()
+    }
 }
