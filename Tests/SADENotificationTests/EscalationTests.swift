@@ -44,6 +44,29 @@ struct EscalationTests {
         await outbox.stop()
     }
 
+    @Test("the steps of several alerts are read in one go, each alert's in order; an alert without any is absent", arguments: OutboxBackend.allCases)
+    func stepsOfSeveralAlerts(_ backend: OutboxBackend) async throws {
+        let (clock, time) = manualTime()
+        let outbox = try await backend.outbox(channels: [AppNotificationHub()], clock: time)
+        await outbox.start()
+        let desk = AlertDesk(outbox: outbox)
+        let first = Notice(recipients: [], severity: .alarm, title: "Bed 7: NEWS2 8", body: "b", subject: "p-7")
+        let second = Notice(recipients: [], severity: .warning, title: "Bed 8: SpO2 90", body: "b", subject: "p-8")
+        try await desk.raise(first, policy: Self.policy)
+        await clock.waitForSleepers(1 + backend.idleSleepers)
+        clock.advance(by: .seconds(300))  // the first goes to the doctor
+        try await until { try await outbox.escalations(of: first.id).count == 2 }
+        try await desk.raise(second, policy: Self.policy)
+        let unknown = UUID()
+        let steps = try await outbox.escalations(of: [second.id, unknown, first.id])
+        #expect(Set(steps.keys) == [first.id, second.id])
+        #expect(steps[first.id]?.map(\.step) == [0, 1] && steps[second.id]?.map(\.step) == [0])
+        let alone = try await outbox.escalations(of: first.id)
+        #expect(steps[first.id] == alone, "as read one by one")
+        #expect(try await outbox.escalations(of: []).isEmpty)
+        await outbox.stop()
+    }
+
     @Test("acknowledging stops the escalation; the first acknowledgement counts", arguments: OutboxBackend.allCases)
     func acknowledgementStops(_ backend: OutboxBackend) async throws {
         let (clock, time) = manualTime()

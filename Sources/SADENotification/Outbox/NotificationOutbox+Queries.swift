@@ -59,7 +59,13 @@ extension NotificationOutbox {
 
     /// The escalation steps taken for an alert, in order.
     public func escalations(of alertID: UUID) async throws -> [EscalationRecord] {
-        try await store.escalations(of: alertID)
+        try await store.escalations(of: [alertID])[alertID] ?? []
+    }
+
+    /// The escalation steps taken for each of `alertIDs`, in order, in one read; an
+    /// alert without any is absent.
+    public func escalations(of alertIDs: [UUID]) async throws -> [UUID: [EscalationRecord]] {
+        try await store.escalations(of: alertIDs)
     }
 }
 

@@ -36,9 +36,8 @@ extension AlertBook {
     /// the outbox took since the last look, for unacknowledged alerts.
     func noticeEscalations() async throws(AlertBookError) {
         let rows = try await records.unacknowledged()
-        for row in rows {
+        for (row, record) in zip(rows, try await records(from: rows)) {  // one read of every alert's steps
             let known = row.escalationSteps
-            let record = try await record(from: row)
             guard record.escalations.count > known else { continue }
             let claimed = try await records.claimEscalationSteps(of: record.id, from: known, to: record.escalations.count)
             if claimed { events.publish(.escalated(record)) }

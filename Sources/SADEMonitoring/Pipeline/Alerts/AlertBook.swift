@@ -51,9 +51,7 @@ public final class AlertBook: Sendable {
     /// first, at most `limit`.
     public func alerts(status: AlertStatus = .all, patients: Set<PatientID>? = nil, limit: Int = 500) async throws(AlertBookError) -> [AlertRecord] {
         if let patients, patients.isEmpty { return [] }
-        var alerts: [AlertRecord] = []
-        for row in try await records.alerts(status: status, patients: patients, limit: limit) { alerts.append(try await record(from: row)) }
-        return alerts
+        return try await records(from: try await records.alerts(status: status, patients: patients, limit: limit))
     }
 
     /// The alert with this id, if any.
@@ -105,12 +103,21 @@ public final class AlertBook: Sendable {
 
     /// The record a row stands for, with the escalation steps the outbox took.
     func record(from row: AlertRow) async throws(AlertBookError) -> AlertRecord {
-        var record = row.record
+        try await records(from: [row])[0]
+    }
+
+    /// Stored alerts with their escalation steps, read in one go.
+    func records(from rows: [AlertRow]) async throws(AlertBookError) -> [AlertRecord] {
+        let escalations: [UUID: [EscalationRecord]]
         do {
-            record.escalations = try await outbox.escalations(of: record.id).map(AlertEscalation.init)
+            escalations = try await outbox.escalations(of: rows.map(\.record.id))
         } catch {
             throw AlertBookError(outbox: error)
         }
-        return record
+        return rows.map { row in
+            var record = row.record
+            record.escalations = (escalations[record.id] ?? []).map(AlertEscalation.init)
+            return record
+        }
     }
 }

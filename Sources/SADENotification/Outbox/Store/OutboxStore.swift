@@ -65,8 +65,9 @@ package protocol OutboxStore: Sendable {
     func acknowledgement(of id: UUID) async throws -> (worker: String, at: Date)?
     /// Warnings and alarms not acknowledged, escalation notices left out, oldest first.
     func openAlerts() async throws -> [Notice]
-    /// The escalation steps taken for an alert, by step.
-    func escalations(of alertID: UUID) async throws -> [EscalationRecord]
+    /// The escalation steps taken for each of several alerts, by step, in one read;
+    /// an alert without any is absent.
+    func escalations(of alertIDs: [UUID]) async throws -> [UUID: [EscalationRecord]]
 }
 
 /// What storing a notice came to.

@@ -351,15 +351,22 @@ package struct PostgresOutboxStore: OutboxStore {
         ).map { try OutboxCoding.notice($0.decode(String.self)) }
     }
 
-    package func escalations(of alertID: UUID) async throws -> [EscalationRecord] {
-        try await pool.query(
-            "SELECT step, at, notification_id, recipients FROM outbox_escalation WHERE alert_id = \(alertID.uuidString) ORDER BY step"
-        ).map { row in
-            let (step, at, notice, recipients) = try row.decode((Int, Double, String?, String).self)
-            return EscalationRecord(
+    package func escalations(of alertIDs: [UUID]) async throws -> [UUID: [EscalationRecord]] {
+        guard !alertIDs.isEmpty else { return [:] }
+        var escalations: [UUID: [EscalationRecord]] = [:]
+        for row in try await pool.query(
+            """
+            SELECT alert_id, step, at, notification_id, recipients FROM outbox_escalation
+            WHERE alert_id = ANY(\(Array(Set(alertIDs.map(\.uuidString))))::TEXT[]) ORDER BY alert_id, step
+            """)
+        {
+            let (alert, step, at, notice, recipients) = try row.decode((String, Int, Double, String?, String).self)
+            guard let alertID = UUID(uuidString: alert) else { continue }
+            escalations[alertID, default: []].append(EscalationRecord(
                 alertID: alertID, step: step, at: Date(timeIntervalSince1970: at),
-                notificationID: try OutboxCoding.notificationID(notice, in: "escalation"), recipients: OutboxCoding.recipients(recipients))
+                notificationID: try OutboxCoding.notificationID(notice, in: "escalation"), recipients: OutboxCoding.recipients(recipients)))
         }
+        return escalations
     }
 
     private static func status(_ row: PostgresRow) throws -> DeliveryStatus {

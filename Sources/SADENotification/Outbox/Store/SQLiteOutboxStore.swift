@@ -238,15 +238,22 @@ package struct SQLiteOutboxStore: OutboxStore {
         }.map(OutboxCoding.notice)
     }
 
-    package func escalations(of alertID: UUID) async throws -> [EscalationRecord] {
-        try await writer.read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM escalation WHERE alertID = ? ORDER BY step", arguments: [alertID.uuidString])
-        }.map { row in
-            EscalationRecord(
+    package func escalations(of alertIDs: [UUID]) async throws -> [UUID: [EscalationRecord]] {
+        guard !alertIDs.isEmpty else { return [:] }
+        let ids = Set(alertIDs.map(\.uuidString))
+        var escalations: [UUID: [EscalationRecord]] = [:]
+        for row in try await writer.read({ db in
+            try Row.fetchAll(
+                db, sql: "SELECT * FROM escalation WHERE alertID IN (SELECT value FROM json_each(?)) ORDER BY alertID, step",
+                arguments: [String(decoding: try JSONEncoder().encode(Array(ids)), as: UTF8.self)])
+        }) {
+            guard let alertID = UUID(uuidString: row["alertID"]) else { continue }
+            escalations[alertID, default: []].append(EscalationRecord(
                 alertID: alertID, step: row["step"], at: Date(timeIntervalSince1970: row["at"]),
                 notificationID: try OutboxCoding.notificationID(row["notificationID"], in: "escalation"),
-                recipients: OutboxCoding.recipients(row["recipients"]))
+                recipients: OutboxCoding.recipients(row["recipients"])))
         }
+        return escalations
     }
 
     private static func status(_ row: Row) throws -> DeliveryStatus {
