@@ -78,6 +78,35 @@ struct PlatformTLSTests {
         await southTCP.shutdown()
     }
 
+    @Test("""
+        a trusted platform answering at another's address gets nothing: the sender's failure names the platform that answered; \
+        the real one at that address is reached
+        """)
+    func theReceiversPlatformMustAnswer() async throws {
+        let deployment = try TestCertificateAuthority.make()
+        defer { deployment.remove() }
+        let north = Environment(name: "north"), mallory = Environment(name: "mallory"), south = Environment(name: "south")
+        let northTCP = try await Self.transport(for: north, from: deployment, trusting: deployment)
+        let malloryTCP = try await Self.transport(for: mallory, from: deployment, trusting: deployment)
+        let southTCP = try await Self.transport(for: south, from: deployment, trusting: deployment)
+        var alice = try await Inbox("alice", on: north)
+        var impostor = try await Inbox("bob", on: mallory)
+        var bob = try await Inbox("bob", on: south)
+
+        // South's bob, believed to be at mallory's address.
+        alice.agent.send(ACLMessage(.request, receivers: [AgentIdentifier(name: "bob@south", addresses: malloryTCP.addresses)], content: "(records)"))
+        let failure = await alice.next()
+        #expect(failure?.performative == .failure && failure?.userDefined["X-failure-reason"] == "unreachable")
+        #expect(failure?.content?.contains("'mallory', not 'south'") == true, "\(failure?.content ?? "")")
+
+        // At its own address, south answers; what mallory's bob has is only what came after.
+        alice.agent.send(ACLMessage(.request, receivers: [AgentIdentifier(name: "bob@south", addresses: southTCP.addresses)], content: "(records)"))
+        #expect(await bob.next()?.content == "(records)")
+        alice.agent.send(ACLMessage(.inform, receivers: [AgentIdentifier(name: "bob@mallory", addresses: malloryTCP.addresses)], content: "(hello)"))
+        #expect(await impostor.next()?.content == "(hello)", "mallory's bob received nothing meant for south before")
+        for transport in [northTCP, malloryTCP, southTCP] { await transport.shutdown() }
+    }
+
     @Test("a key of another certificate or an unreadable authority file: the transport does not start, and says why")
     func badFilesAreRefused() async throws {
         let deployment = try TestCertificateAuthority.make()

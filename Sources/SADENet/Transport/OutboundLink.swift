@@ -30,6 +30,8 @@ final class OutboundLink: Sendable {
     let configuration: TCPTransport.Configuration
     /// What the connection authenticates with, under mutual TLS.
     let tls: NIOSSLContext?
+    /// Under mutual TLS, the platform the peer's certificate must name: the receivers'.
+    let platform: String?
     let logger: Logger
     /// Tells a message's sender that it could not be delivered.
     let reportFailure: @Sendable (OutgoingMessage, DeliveryFailure) -> Void
@@ -61,10 +63,11 @@ final class OutboundLink: Sendable {
     }
 
     init(
-        endpoint: TCPEndpoint, eventLoop: any EventLoop, configuration: TCPTransport.Configuration, tls: NIOSSLContext?, logger: Logger,
-        reportFailure: @escaping @Sendable (OutgoingMessage, DeliveryFailure) -> Void
+        endpoint: TCPEndpoint, eventLoop: any EventLoop, configuration: TCPTransport.Configuration, tls: NIOSSLContext?, platform: String? = nil,
+        logger: Logger, reportFailure: @escaping @Sendable (OutgoingMessage, DeliveryFailure) -> Void
     ) {
         self.tls = tls
+        self.platform = platform
         self.endpoint = endpoint
         self.eventLoop = eventLoop
         self.configuration = configuration
@@ -135,7 +138,11 @@ final class OutboundLink: Sendable {
             .channelOption(.socketOption(.tcp_nodelay), value: 1)
             .channelInitializer { [configuration, tls] channel in
                 channel.eventLoop.makeCompletedFuture {
-                    if let tls { try channel.pipeline.syncOperations.addHandler(try NIOSSLClientHandler(context: tls, serverHostname: nil)) }
+                    if let tls {
+                        try channel.pipeline.syncOperations.addHandler(try NIOSSLClientHandler(context: tls, serverHostname: nil))
+                        // The connection is the link's once the peer proved to be the receivers' platform.
+                        try channel.pipeline.syncOperations.addHandler(PeerPlatformCheck(expecting: self.platform ?? "", link: self))
+                    }
                     try channel.pipeline.syncOperations.addHandler(
                         ByteToMessageHandler(FrameDecoder(maxFrameBytes: configuration.maxFrameBytes)))
                     try channel.pipeline.syncOperations.addHandler(AcknowledgementHandler(link: self))
@@ -143,13 +150,14 @@ final class OutboundLink: Sendable {
             }
         bootstrap.connect(host: endpoint.host, port: endpoint.port).whenComplete { result in
             switch result {
-            case .success(let channel): self.connected(channel)
+            case .success(let channel): if self.tls == nil { self.connected(channel) }  // else once its peer is checked
             case .failure(let error): self.connectionEnded(channel: nil, reason: "\(error)")
             }
         }
     }
 
-    private func connected(_ channel: any Channel) {
+    /// The connection is up (and, under TLS, its peer checked): the messages go.
+    func connected(_ channel: any Channel) {
         let isClosed = state.withLock { state in
             guard !state.isClosed else { return true }
             state.phase = .connected(channel)

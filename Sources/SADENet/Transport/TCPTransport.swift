@@ -41,7 +41,14 @@ public final class TCPTransport: MessageTransport {
     /// What outgoing connections authenticate with, under mutual TLS.
     private let clientTLS: NIOSSLContext?
     /// Links by destination; `nil` once shut down, so no link outlives the transport.
-    private let links = Mutex<[TCPEndpoint: OutboundLink]?>([:])
+    /// One link per address — per address and platform under mutual TLS, where the
+    /// platform that answers must be the receivers'.
+    private let links = Mutex<[LinkKey: OutboundLink]?>([:])
+
+    struct LinkKey: Hashable {
+        let endpoint: TCPEndpoint
+        let platform: String?
+    }
 
     private init(
         environment: Environment, configuration: Configuration, group: any EventLoopGroup, serverChannel: any Channel,
@@ -120,7 +127,7 @@ public final class TCPTransport: MessageTransport {
     /// Messages queued or unacknowledged towards the platform at `address`.
     public func queuedCount(towards address: String) -> Int {
         guard let endpoint = TCPEndpoint(address: address) else { return 0 }
-        return links.withLock { $0?[endpoint] }?.queuedCount ?? 0
+        return links.withLock { $0?.filter { $0.key.endpoint == endpoint }.values.map(\.queuedCount).reduce(0, +) } ?? 0
     }
 
     /// Stops accepting connections, detaches from the platform, waits up to the drain
@@ -147,7 +154,7 @@ public final class TCPTransport: MessageTransport {
     /// (for tests of reconnection).
     func waitForFailedConnections(towards address: String, atLeast count: Int) async {
         guard let endpoint = TCPEndpoint(address: address) else { return }
-        await link(to: endpoint)?.waitForFailedConnections(atLeast: count)
+        await link(to: endpoint, platform: nil)?.waitForFailedConnections(atLeast: count)
     }
 
     private func prepare(
@@ -168,7 +175,7 @@ public final class TCPTransport: MessageTransport {
         else {
             return .failure(.rejected(receiver, reason: "the message is \(payload.count) bytes, above the limit of \(configuration.maxMessageBytes)"))
         }
-        guard let link = link(to: endpoint) else {
+        guard let link = link(to: endpoint, platform: receiver.platform.map(String.init)) else {
             return .failure(.unreachable(receiver, reason: "the transport is shutting down"))
         }
         var frame = ByteBufferAllocator().buffer(capacity: Frame.headerBytes + 2 + name.count + payload.count)
@@ -176,14 +183,15 @@ public final class TCPTransport: MessageTransport {
         return .success((link, OutgoingMessage(frame: frame, message: message, receiver: receiver, enqueuedAt: .now())))
     }
 
-    private func link(to endpoint: TCPEndpoint) -> OutboundLink? {
-        links.withLock { links in
+    private func link(to endpoint: TCPEndpoint, platform: String?) -> OutboundLink? {
+        let key = LinkKey(endpoint: endpoint, platform: clientTLS == nil ? nil : platform)
+        return links.withLock { links in
             guard links != nil else { return nil }
-            if let link = links?[endpoint] { return link }
+            if let link = links?[key] { return link }
             let link = OutboundLink(
-                endpoint: endpoint, eventLoop: group.next(), configuration: configuration, tls: clientTLS, logger: logger,
+                endpoint: endpoint, eventLoop: group.next(), configuration: configuration, tls: clientTLS, platform: key.platform, logger: logger,
                 reportFailure: { [environment] outgoing, failure in environment.returnToSender(outgoing.message, failure: failure) })
-            links?[endpoint] = link
+            links?[key] = link
             return link
         }
     }
