@@ -107,6 +107,27 @@ struct AccountStoreTests {
         #expect(try await devices.tokens(for: "patient-01").first?.revokedAt != nil)
     }
 
+    @Test("""
+        an account read before its password changed and saved after keeps the change's time: the sessions it ended stay ended
+        """, arguments: AccountBackend.allCases)
+    func staleDetailsKeepTheCredentialsChange(backend: AccountBackend) async throws {
+        let (store, _, _) = try await makeStore(backend)
+        let read = try await store.create(UserAccount(username: "ivy", name: "Ivy", role: .nurse, staffID: "n-1"), password: "sade-demo")
+        let changedAt = Date(timeIntervalSince1970: 1_790_000_100)
+        try await store.changePassword(of: read.id, to: "another-password", at: changedAt)
+        var renamed = read  // from before the change: no credentialsChangedAt
+        renamed.name = "Ivy R."
+        try await store.update(renamed)
+        let saved = try #require(try await store.account(id: read.id))
+        #expect(saved.name == "Ivy R." && saved.credentialsChangedAt == changedAt)
+        renamed.credentialsChangedAt = changedAt.addingTimeInterval(-60)  // an older change
+        try await store.update(renamed)
+        #expect(try await store.account(id: read.id)?.credentialsChangedAt == changedAt, "never back")
+        renamed.credentialsChangedAt = changedAt.addingTimeInterval(60)  // a later one (a new role)
+        try await store.update(renamed)
+        #expect(try await store.account(id: read.id)?.credentialsChangedAt == changedAt.addingTimeInterval(60))
+    }
+
     @Test("details change and keep their account; a taken username, an unknown account, deletion; the list by username", arguments: AccountBackend.allCases)
     func updatesAndListing(backend: AccountBackend) async throws {
         let (store, _, _) = try await makeStore(backend)

@@ -134,6 +134,26 @@ struct AuthTests {
         }
     }
 
+    @Test("a password changed in the very instant of a login: the token from before the change is refused, the one after it works")
+    func credentialChangeInTheSameInstant() async throws {
+        try await ServerHarness.run { harness in
+            let admin = try await harness.login("admin")
+            let created = try await harness.request(
+                .post, "/api/v1/users", token: admin,
+                json: ["username": "otto", "name": "Otto", "role": "admin", "password": "first-password"])
+            #expect(created.status == .created, "\(created.text)")
+            let id = try #require(created.object?["id"] as? String)
+            // The clock does not move: the login, the change and the next login share one instant.
+            let before = try await harness.login("otto", password: "first-password")
+            let changed = try await harness.request(.post, "/api/v1/users/\(id)/password", token: admin, json: ["password": "second-password"])
+            #expect(changed.status == .noContent, "\(changed.text)")
+            let refused = try await harness.request(.get, "/api/v1/auth/me", token: before)
+            #expect(refused.status == .unauthorized, "issued before the change, in the same instant")
+            let after = try await harness.login("otto", password: "second-password")
+            #expect(try await harness.request(.get, "/api/v1/auth/me", token: after).status == .ok, "issued after it, in the same instant")
+        }
+    }
+
     @Test("every answer carries the security headers, errors included; the API's are not cached; the dashboard keeps its own policy")
     func securityHeaders() async throws {
         try await ServerHarness.run { harness in

@@ -9,7 +9,9 @@ public protocol AccountRecords: Sendable {
     ///
     /// - Throws: ``MonitoringError/conflict(_:)`` when its username is taken, in any case.
     func insert(_ account: UserAccount, passwordHash: String) async throws(MonitoringError)
-    /// Replaces an account's details (not its password).
+    /// Replaces an account's details (not its password). Its
+    /// ``UserAccount/credentialsChangedAt`` only moves forward: an account read before a
+    /// password change and saved after it does not bring back the tokens the change ended.
     ///
     /// - Throws: ``MonitoringError/notFound(_:)``, or ``MonitoringError/conflict(_:)``
     ///   when another account has its username.

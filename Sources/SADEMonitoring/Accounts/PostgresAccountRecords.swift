@@ -79,7 +79,7 @@ public struct PostgresAccountRecords: AccountRecords, DeviceTokenRecords {
                 UPDATE account SET username = \(account.username), name = \(account.name), role = \(account.role.rawValue),
                     email = \(account.email), staff_id = \(account.staffID), patient_id = \(account.patientID?.rawValue),
                     project_id = \(account.projectID), location = \(account.location),
-                    credentials_changed_at = \(account.credentialsChangedAt?.timeIntervalSince1970)
+                    credentials_changed_at = GREATEST(credentials_changed_at, \(account.credentialsChangedAt?.timeIntervalSince1970))
                 WHERE id = \(account.id) RETURNING id
                 """)
         } catch let failure where failure.isUniqueViolation && failure.constraint == "account_username" {

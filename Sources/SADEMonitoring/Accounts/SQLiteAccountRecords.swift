@@ -25,7 +25,10 @@ struct SQLiteAccountRecords: AccountRecords, DeviceTokenRecords {
             let clash = try AccountRow.filter(AccountRow.Columns.username.collating(.nocase) == account.username)
                 .filter(AccountRow.Columns.id != account.id).fetchCount(db)
             if clash > 0 { throw MonitoringError.conflict("the username \(account.username) is taken") }
+            // Never back: a password changed since `account` was read keeps ending the sessions before it.
+            let changedAt = [row.credentialsChangedAt, account.credentialsChangedAt?.timeIntervalSince1970].compactMap { $0 }.max()
             row.set(account)
+            row.credentialsChangedAt = changedAt
             try row.update(db)
         }
     }

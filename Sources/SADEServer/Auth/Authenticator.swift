@@ -16,11 +16,15 @@ struct Authenticator: Sendable {
             }
             return (device.account, nil)
         }
-        let (id, issuedAt, expiresAt) = try await tokens.verify(token)
+        let (id, issuedAt, expiresAt, stamp) = try await tokens.verify(token)
         guard let account = try await accounts.account(id: id) else {
             throw APIError.unauthenticated("the account of this token no longer exists")
         }
-        if let changed = account.credentialsChangedAt, issuedAt < changed {
+        // The stamp the token carries must be the account's now; a token of an earlier
+        // version has none and is judged by when it was issued (which a change within the
+        // same instant, or a clock's rounding, could not tell apart).
+        let current = stamp.map { $0 == TokenIssuer.stamp(of: account) } ?? account.credentialsChangedAt.map { issuedAt >= $0 } ?? true
+        guard current else {
             throw APIError.unauthenticated("the bearer token was issued before the account's password or role changed: log in again")
         }
         return (account, expiresAt)

@@ -3,7 +3,9 @@ import JWTKit
 import SADEMonitoring
 
 /// Signs and checks the bearer tokens the server hands out at login: JWTs signed
-/// with HMAC-SHA256, naming the account, its role and when the token expires.
+/// with HMAC-SHA256, naming the account, its role, when the token expires and the
+/// account's credentials stamp when it was issued (when its password or role last
+/// changed: a token with another stamp than the account's now is from before a change).
 ///
 /// Expiry is checked against an injected clock, so tests can let tokens expire.
 public struct TokenIssuer: Sendable {
@@ -14,6 +16,9 @@ public struct TokenIssuer: Sendable {
         var iat: IssuedAtClaim
         var role: String
         var name: String
+        /// The account's ``UserAccount/credentialsChangedAt`` at issue, in seconds since
+        /// 1970 (0: never changed); absent from tokens of earlier versions.
+        var crd: Double?
 
         func verify(using algorithm: some JWTAlgorithm) async throws {}  // expiry: checked by the issuer's clock
     }
@@ -42,14 +47,21 @@ public struct TokenIssuer: Sendable {
         let expires = issued.addingTimeInterval(lifetime)
         let claims = Claims(
             sub: SubjectClaim(value: account.id), exp: ExpirationClaim(value: expires), iat: IssuedAtClaim(value: issued),
-            role: account.role.rawValue, name: account.username)
+            role: account.role.rawValue, name: account.username, crd: Self.stamp(of: account))
         return (try await keys.sign(claims), expires)
     }
 
-    /// The account identifier a valid, unexpired token names, and when it expires.
+    /// The credentials stamp a token of `account` carries: when its password or role
+    /// last changed, 0 if never.
+    static func stamp(of account: UserAccount) -> Double {
+        account.credentialsChangedAt?.timeIntervalSince1970 ?? 0
+    }
+
+    /// The account identifier a valid, unexpired token names, when it was issued and
+    /// expires, and the credentials stamp it carries (`nil` from earlier versions).
     ///
     /// - Throws: ``APIError`` 401 when the token is malformed, badly signed or expired.
-    public func verify(_ token: String) async throws -> (accountID: String, issuedAt: Date, expiresAt: Date) {
+    public func verify(_ token: String) async throws -> (accountID: String, issuedAt: Date, expiresAt: Date, stamp: Double?) {
         let claims: Claims
         do {
             claims = try await keys.verify(token, as: Claims.self)
@@ -57,7 +69,7 @@ public struct TokenIssuer: Sendable {
             throw APIError.unauthenticated("the bearer token is not valid")
         }
         guard claims.exp.value > now() else { throw APIError.unauthenticated("the bearer token has expired: log in again") }
-        return (claims.sub.value, claims.iat.value, claims.exp.value)
+        return (claims.sub.value, claims.iat.value, claims.exp.value, claims.crd)
     }
 
     /// A random secret for a server that was not given one (tokens then die with it).
