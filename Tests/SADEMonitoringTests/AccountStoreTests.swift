@@ -108,7 +108,8 @@ struct AccountStoreTests {
     }
 
     @Test("""
-        an account read before its password changed and saved after keeps the change's time: the sessions it ended stay ended
+        an account read before its password changed and saved after keeps the change's time: the sessions it ended stay \
+        ended; ending sessions always makes a new stamp
         """, arguments: AccountBackend.allCases)
     func staleDetailsKeepTheCredentialsChange(backend: AccountBackend) async throws {
         let (store, _, _) = try await makeStore(backend)
@@ -120,12 +121,21 @@ struct AccountStoreTests {
         try await store.update(renamed)
         let saved = try #require(try await store.account(id: read.id))
         #expect(saved.name == "Ivy R." && saved.credentialsChangedAt == changedAt)
-        renamed.credentialsChangedAt = changedAt.addingTimeInterval(-60)  // an older change
+        renamed.credentialsChangedAt = changedAt.addingTimeInterval(60)  // details never move the stamp
         try await store.update(renamed)
-        #expect(try await store.account(id: read.id)?.credentialsChangedAt == changedAt, "never back")
-        renamed.credentialsChangedAt = changedAt.addingTimeInterval(60)  // a later one (a new role)
-        try await store.update(renamed)
-        #expect(try await store.account(id: read.id)?.credentialsChangedAt == changedAt.addingTimeInterval(60))
+        #expect(try await store.account(id: read.id)?.credentialsChangedAt == changedAt)
+
+        // Ending the sessions always gives a new stamp: `now`, or just after the last one
+        // when another node's clock (or the same instant) is not later.
+        try await store.endSessions(of: read.id, at: changedAt.addingTimeInterval(-5))
+        let bumped = try #require(try await store.account(id: read.id)?.credentialsChangedAt)
+        #expect(bumped > changedAt && bumped.timeIntervalSince(changedAt) < 0.01, "\(bumped.timeIntervalSince(changedAt))")
+        try await store.changePassword(of: read.id, to: "third-password", at: bumped)
+        #expect(try await store.account(id: read.id)?.credentialsChangedAt ?? .distantPast > bumped, "the same instant: still a new stamp")
+        let later = changedAt.addingTimeInterval(60)
+        try await store.endSessions(of: read.id, at: later)
+        #expect(try await store.account(id: read.id)?.credentialsChangedAt == later)
+        await #expect(throws: MonitoringError.notFound("no account no-such-id")) { try await store.endSessions(of: "no-such-id") }
     }
 
     @Test("details change and keep their account; a taken username, an unknown account, deletion; the list by username", arguments: AccountBackend.allCases)

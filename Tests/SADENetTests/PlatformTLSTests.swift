@@ -107,6 +107,32 @@ struct PlatformTLSTests {
         for transport in [northTCP, malloryTCP, southTCP] { await transport.shutdown() }
     }
 
+    @Test("""
+        over mutual TLS a receiver must name its platform, or its sender hears so at once; a peer that takes the connection \
+        and never finishes the handshake ends the attempts within the connect timeout, not the delivery timeout
+        """)
+    func unnamedReceiversAndStalledHandshakes() async throws {
+        let deployment = try TestCertificateAuthority.make()
+        defer { deployment.remove() }
+        let north = Environment(name: "north"), south = Environment(name: "south")
+        let northTCP = try await Self.transport(for: north, from: deployment, trusting: deployment)
+        let southTCP = try await Self.transport(for: south, from: deployment, trusting: deployment)
+        var alice = try await Inbox("alice", on: north)
+        alice.agent.send(ACLMessage(.inform, receivers: [AgentIdentifier(name: "bob", addresses: southTCP.addresses)], content: "(who?)"))
+        let unnamed = await alice.next()
+        #expect(unnamed?.userDefined["X-failure-reason"] == "unreachable")
+        #expect(unnamed?.content?.contains("must name its platform") == true, "\(unnamed?.content ?? "")")
+
+        let silent = try await RawPeer(acknowledging: false)  // reads, never answers: no ServerHello
+        alice.agent.send(ACLMessage(.inform, receivers: [AgentIdentifier(name: "bob@south", addresses: [silent.address])], content: "(x)"))
+        let stalled = await alice.next()
+        #expect(stalled?.userDefined["X-failure-reason"] == "unreachable", "given up after the attempts, before the delivery timeout")
+        #expect(stalled?.content?.contains("TLS handshake") == true, "\(stalled?.content ?? "")")
+        await silent.close()
+        await northTCP.shutdown()
+        await southTCP.shutdown()
+    }
+
     @Test("a key of another certificate or an unreadable authority file: the transport does not start, and says why")
     func badFilesAreRefused() async throws {
         let deployment = try TestCertificateAuthority.make()

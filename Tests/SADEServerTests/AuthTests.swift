@@ -134,7 +134,10 @@ struct AuthTests {
         }
     }
 
-    @Test("a password changed in the very instant of a login: the token from before the change is refused, the one after it works")
+    @Test("""
+        a password changed in the very instant of a login: the token from before the change is refused, the one after it \
+        works until a new role in that same instant
+        """)
     func credentialChangeInTheSameInstant() async throws {
         try await ServerHarness.run { harness in
             let admin = try await harness.login("admin")
@@ -151,6 +154,10 @@ struct AuthTests {
             #expect(refused.status == .unauthorized, "issued before the change, in the same instant")
             let after = try await harness.login("otto", password: "second-password")
             #expect(try await harness.request(.get, "/api/v1/auth/me", token: after).status == .ok, "issued after it, in the same instant")
+            // A new role in that same instant ends the session just begun too.
+            let demoted = try await harness.request(.put, "/api/v1/users/\(id)", token: admin, json: ["role": "nurse"])
+            #expect(demoted.status == .ok, "\(demoted.text)")
+            #expect(try await harness.request(.get, "/api/v1/auth/me", token: after).status == .unauthorized, "the role changed")
         }
     }
 

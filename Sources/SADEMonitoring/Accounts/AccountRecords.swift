@@ -9,18 +9,23 @@ public protocol AccountRecords: Sendable {
     ///
     /// - Throws: ``MonitoringError/conflict(_:)`` when its username is taken, in any case.
     func insert(_ account: UserAccount, passwordHash: String) async throws(MonitoringError)
-    /// Replaces an account's details (not its password). Its
-    /// ``UserAccount/credentialsChangedAt`` only moves forward: an account read before a
-    /// password change and saved after it does not bring back the tokens the change ended.
+    /// Replaces an account's details (not its password, nor its
+    /// ``UserAccount/credentialsChangedAt``: an account read before a password change and
+    /// saved after it does not bring back the tokens the change ended).
     ///
     /// - Throws: ``MonitoringError/notFound(_:)``, or ``MonitoringError/conflict(_:)``
     ///   when another account has its username.
     func update(_ account: UserAccount) async throws(MonitoringError)
-    /// Sets an account's password hash, changed at `now` (login tokens issued before
-    /// are no longer accepted: ``UserAccount/credentialsChangedAt``).
+    /// Sets an account's password hash and ends its sessions as ``endSessions(of:at:)``.
     ///
     /// - Throws: ``MonitoringError/notFound(_:)``.
     func setPasswordHash(_ hash: String, of id: String, at now: Date) async throws(MonitoringError)
+    /// Ends the account's sessions: its ``UserAccount/credentialsChangedAt`` becomes `now`,
+    /// or a millisecond after the last change if that is not earlier (another node's clock,
+    /// the same instant) — always a new value, so no token issued before stays good.
+    ///
+    /// - Throws: ``MonitoringError/notFound(_:)``.
+    func endSessions(of id: String, at now: Date) async throws(MonitoringError)
     /// Removes an account; returns whether it existed.
     func delete(_ id: String) async throws(MonitoringError) -> Bool
     /// The account with this identifier, with its password hash.

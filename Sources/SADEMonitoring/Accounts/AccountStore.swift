@@ -59,6 +59,12 @@ public struct AccountStore: Sendable {
         try await records.setPasswordHash(await hasher.hash(password), of: id, at: now)
     }
 
+    /// Ends the account's sessions at `now` (a new role): the login tokens issued before
+    /// stop working.
+    public func endSessions(of id: String, at now: Date = Date()) async throws(MonitoringError) {
+        try await records.endSessions(of: id, at: now)
+    }
+
     /// Removes an account; returns whether it existed.
     @discardableResult
     public func delete(_ id: String) async throws(MonitoringError) -> Bool {

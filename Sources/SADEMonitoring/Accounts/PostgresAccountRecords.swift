@@ -78,8 +78,7 @@ public struct PostgresAccountRecords: AccountRecords, DeviceTokenRecords {
                 """
                 UPDATE account SET username = \(account.username), name = \(account.name), role = \(account.role.rawValue),
                     email = \(account.email), staff_id = \(account.staffID), patient_id = \(account.patientID?.rawValue),
-                    project_id = \(account.projectID), location = \(account.location),
-                    credentials_changed_at = GREATEST(credentials_changed_at, \(account.credentialsChangedAt?.timeIntervalSince1970))
+                    project_id = \(account.projectID), location = \(account.location)
                 WHERE id = \(account.id) RETURNING id
                 """)
         } catch let failure where failure.isUniqueViolation && failure.constraint == "account_username" {
@@ -92,7 +91,20 @@ public struct PostgresAccountRecords: AccountRecords, DeviceTokenRecords {
 
     public func setPasswordHash(_ hash: String, of id: String, at now: Date) async throws(MonitoringError) {
         let rows = try await query(
-            "UPDATE account SET password_hash = \(hash), credentials_changed_at = \(now.timeIntervalSince1970) WHERE id = \(id) RETURNING id")
+            """
+            UPDATE account SET password_hash = \(hash),
+                credentials_changed_at = GREATEST(COALESCE(credentials_changed_at, 0) + 0.001, \(now.timeIntervalSince1970))
+            WHERE id = \(id) RETURNING id
+            """)
+        guard !rows.isEmpty else { throw .notFound("no account \(id)") }
+    }
+
+    public func endSessions(of id: String, at now: Date) async throws(MonitoringError) {
+        let rows = try await query(
+            """
+            UPDATE account SET credentials_changed_at = GREATEST(COALESCE(credentials_changed_at, 0) + 0.001, \(now.timeIntervalSince1970))
+            WHERE id = \(id) RETURNING id
+            """)
         guard !rows.isEmpty else { throw .notFound("no account \(id)") }
     }
 

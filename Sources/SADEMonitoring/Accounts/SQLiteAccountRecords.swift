@@ -25,8 +25,9 @@ struct SQLiteAccountRecords: AccountRecords, DeviceTokenRecords {
             let clash = try AccountRow.filter(AccountRow.Columns.username.collating(.nocase) == account.username)
                 .filter(AccountRow.Columns.id != account.id).fetchCount(db)
             if clash > 0 { throw MonitoringError.conflict("the username \(account.username) is taken") }
-            // Never back: a password changed since `account` was read keeps ending the sessions before it.
-            let changedAt = [row.credentialsChangedAt, account.credentialsChangedAt?.timeIntervalSince1970].compactMap { $0 }.max()
+            // The stamp stays the stored one: a password changed since `account` was read
+            // keeps ending the sessions before it (``endSessions(of:at:)`` moves it).
+            let changedAt = row.credentialsChangedAt
             row.set(account)
             row.credentialsChangedAt = changedAt
             try row.update(db)
@@ -37,9 +38,22 @@ struct SQLiteAccountRecords: AccountRecords, DeviceTokenRecords {
         try write { db in
             guard var row = try AccountRow.fetchOne(db, key: id) else { throw MonitoringError.notFound("no account \(id)") }
             row.passwordHash = hash
-            row.credentialsChangedAt = now.timeIntervalSince1970
+            row.credentialsChangedAt = Self.nextStamp(after: row.credentialsChangedAt, at: now)
             try row.update(db)
         }
+    }
+
+    func endSessions(of id: String, at now: Date) async throws(MonitoringError) {
+        try write { db in
+            guard var row = try AccountRow.fetchOne(db, key: id) else { throw MonitoringError.notFound("no account \(id)") }
+            row.credentialsChangedAt = Self.nextStamp(after: row.credentialsChangedAt, at: now)
+            try row.update(db)
+        }
+    }
+
+    /// `now`, or a millisecond after `last` if that is not earlier: always a new stamp.
+    private static func nextStamp(after last: Double?, at now: Date) -> Double {
+        max((last ?? 0) + 0.001, now.timeIntervalSince1970)
     }
 
     func delete(_ id: String) async throws(MonitoringError) -> Bool {

@@ -66,8 +66,6 @@ public struct UserAdministration: Sendable {
         if account.id == caller.id, account.role != .admin {
             throw MonitoringError.conflict("you cannot take away your own admin role: another admin must do it")
         }
-        // A new role ends the sessions begun under the old one (the same for a new password).
-        account.credentialsChangedAt = account.role == before.role ? before.credentialsChangedAt : system.now()
         let worker = try await linkRecords(of: &account, links: links)
         try await system.accounts.update(account)
         if let worker {
@@ -79,7 +77,9 @@ public struct UserAdministration: Sendable {
             }
             try await system.staffChanged()
         }
-        return account
+        // A new role ends the sessions begun under the old one (the same for a new password).
+        if account.role != before.role { try await system.accounts.endSessions(of: account.id, at: system.now()) }
+        return try await system.accounts.account(id: account.id) ?? account
     }
 
     /// Deletes `account` on behalf of `caller` (never their own), with its wearable data;

@@ -141,7 +141,8 @@ final class OutboundLink: Sendable {
                     if let tls {
                         try channel.pipeline.syncOperations.addHandler(try NIOSSLClientHandler(context: tls, serverHostname: nil))
                         // The connection is the link's once the peer proved to be the receivers' platform.
-                        try channel.pipeline.syncOperations.addHandler(PeerPlatformCheck(expecting: self.platform ?? "", link: self))
+                        try channel.pipeline.syncOperations.addHandler(
+                            PeerPlatformCheck(expecting: self.platform ?? "", link: self, within: TimeAmount(configuration.connectTimeout)))
                     }
                     try channel.pipeline.syncOperations.addHandler(
                         ByteToMessageHandler(FrameDecoder(maxFrameBytes: configuration.maxFrameBytes)))
@@ -160,6 +161,7 @@ final class OutboundLink: Sendable {
     func connected(_ channel: any Channel) {
         let isClosed = state.withLock { state in
             guard !state.isClosed else { return true }
+            if case .connected = state.phase { return true }  // one connection at a time: this one is surplus
             state.phase = .connected(channel)
             state.writtenOnConnection = 0
             state.isFlushScheduled = true
@@ -222,6 +224,8 @@ final class OutboundLink: Sendable {
             state -> (Duration?, [OutgoingMessage], [CheckedContinuation<Void, Never>], [CheckedContinuation<Void, Never>]) in
             if let channel {
                 guard case .connected(let current) = state.phase, current === channel else { return (nil, [], [], []) }
+            } else if case .connected = state.phase {
+                return (nil, [], [], [])  // an attempt's end (its handshake) once another connection is up: nothing to redo
             }
             state.failedConnections += 1
             let total = state.failedConnections

@@ -154,7 +154,8 @@ public final class TCPTransport: MessageTransport {
     /// (for tests of reconnection).
     func waitForFailedConnections(towards address: String, atLeast count: Int) async {
         guard let endpoint = TCPEndpoint(address: address) else { return }
-        await link(to: endpoint, platform: nil)?.waitForFailedConnections(atLeast: count)
+        let existing = links.withLock { $0?.first { $0.key.endpoint == endpoint }?.value }
+        await (existing ?? link(to: endpoint, platform: nil))?.waitForFailedConnections(atLeast: count)
     }
 
     private func prepare(
@@ -174,6 +175,10 @@ public final class TCPTransport: MessageTransport {
             name.count <= Int(UInt16.max)
         else {
             return .failure(.rejected(receiver, reason: "the message is \(payload.count) bytes, above the limit of \(configuration.maxMessageBytes)"))
+        }
+        if clientTLS != nil, receiver.platform == nil {
+            // The platform that answers is checked against the receiver's: it must name one.
+            return .failure(.unreachable(receiver, reason: "over mutual TLS a receiver must name its platform (agent@platform)"))
         }
         guard let link = link(to: endpoint, platform: receiver.platform.map(String.init)) else {
             return .failure(.unreachable(receiver, reason: "the transport is shutting down"))

@@ -18,7 +18,9 @@ extension AlertBook {
         let inserted = try await records.insert(alert)
         guard inserted else { return }
         if let assignee = alert.assignee { adjustLoad(of: assignee, by: 1) }
-        events.publish(.alert(alert))
+        var recorded = alert
+        recorded.raisedAt = Date(timeIntervalSince1970: alert.raisedAt.timeIntervalSince1970)  // as the book keeps it
+        events.publish(.alert(recorded))
     }
 
     /// The unacknowledged alert of `patient`'s open episode of `category`, if any: a
