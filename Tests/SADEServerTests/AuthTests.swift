@@ -161,6 +161,32 @@ struct AuthTests {
         }
     }
 
+    @Test("""
+        five failed logins in a row for one account make the next wait, doubling, the right password refused too; a \
+        success clears the count; an unknown username is answered the same way
+        """)
+    func loginBackOffPerAccount() async throws {
+        try await ServerHarness.run { harness in
+            func login(_ username: String, _ password: String) async throws -> HarnessResponse {
+                try await harness.request(.post, "/api/v1/auth/login", json: ["username": username, "password": password])
+            }
+            for _ in 0..<5 { #expect(try await login("admin", "wrong-guess").status == .unauthorized) }
+            let waiting = try await login("ADMIN", ServerHarness.password)  // another case, the right password
+            #expect(waiting.status == .tooManyRequests && waiting.errorCode == "too-many-requests")
+            #expect(waiting.headers[.retryAfter] == "1")
+            harness.clock.advance(by: .seconds(1))
+            #expect(try await login("admin", "wrong-again").status == .unauthorized, "the wait is over: one more try")
+            #expect(try await login("admin", ServerHarness.password).headers[.retryAfter] == "2", "the wait doubles")
+            harness.clock.advance(by: .seconds(2))
+            #expect(try await login("admin", ServerHarness.password).status == .ok)
+            #expect(try await login("admin", "wrong-once").status == .unauthorized, "the count started again")
+            #expect(try await login("admin", ServerHarness.password).status == .ok)
+
+            for _ in 0..<5 { #expect(try await login("nobody-here", "guess").status == .unauthorized) }
+            #expect(try await login("nobody-here", "guess").status == .tooManyRequests, "unknown usernames are not told apart")
+        }
+    }
+
     @Test("every answer carries the security headers, errors included; the API's are not cached; the dashboard keeps its own policy")
     func securityHeaders() async throws {
         try await ServerHarness.run { harness in

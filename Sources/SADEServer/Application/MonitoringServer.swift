@@ -28,6 +28,8 @@ public struct MonitoringServer: Sendable {
     let limiter: RateLimiter
     let addressLimiter: RateLimiter
     let loginLimiter: RateLimiter
+    /// Failed logins per account, slowing guesses from any number of addresses.
+    let loginBackOff: LoginBackOff
     /// Where `GET /metrics` reads.
     public let metrics: ServerMetrics
     /// The home event bus's subscriptions, fed from one subscription to the home service.
@@ -53,6 +55,7 @@ public struct MonitoringServer: Sendable {
         limiter = RateLimiter(rate: configuration.requestsPerSecond, burst: configuration.requestBurst)
         addressLimiter = RateLimiter(rate: configuration.requestsPerSecondPerAddress, burst: configuration.requestsPerSecondPerAddress * 2)
         loginLimiter = RateLimiter(rate: configuration.loginAttemptsPerSecond, burst: configuration.loginBurst)
+        loginBackOff = LoginBackOff(now: tokens.now)
     }
 
     /// The routes, with error mapping, authentication and rate limiting in front.

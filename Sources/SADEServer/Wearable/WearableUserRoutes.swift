@@ -18,10 +18,13 @@ extension MonitoringServer {
         users.post("login") { request, context -> Response in
             try limitLoginAttempts(context)
             let input = try await request.decode(as: WearableCredentials.self, context: context)
+            try loginBackOff.admit(input.username)  // one count per account, whichever login route
             guard let account = try await system.accounts.authenticate(username: input.username, password: input.password) else {
+                loginBackOff.failed(input.username)
                 return try EditedResponse(status: .badRequest, response: ["message": "Username or password is incorrect"])
                     .response(from: request, context: context)
             }
+            loginBackOff.succeeded(input.username)
             let (token, expiresAt) = try await tokens.issue(for: account)
             return try WearableLoginView(account, token: token, expiresAt: expiresAt).response(from: request, context: context)
         }
