@@ -16,7 +16,8 @@ def wait_until_the_server_caught_up():
     ones. Posts a probe and reads the live stream (over TLS) until it comes."""
     admin = token("admin")
     device = device_token("patient-06", admin)
-    with urllib.request.urlopen(BASE + "/api/v1/events?access_token=" + admin, timeout=120, context=TLS_CONTEXT) as stream:
+    request = urllib.request.Request(BASE + "/api/v1/events", headers={"Authorization": "Bearer " + admin})
+    with urllib.request.urlopen(request, timeout=120, context=TLS_CONTEXT) as stream:
         status, answer = call("POST", "/api/v1/patients/patient-06/observations",
                               {"type": "bodyTemperature", "value": 36.6, "start": test_clinician.now()}, device)
         assert status == 201, answer

@@ -30,6 +30,8 @@ public struct MonitoringServer: Sendable {
     let loginLimiter: RateLimiter
     /// Failed logins per account, slowing guesses from any number of addresses.
     let loginBackOff: LoginBackOff
+    /// The live-stream tickets this node has let in.
+    let usedTickets = UsedTickets()
     /// Where `GET /metrics` reads.
     public let metrics: ServerMetrics
     /// The home event bus's subscriptions, fed from one subscription to the home service.
@@ -103,7 +105,9 @@ public struct MonitoringServer: Sendable {
     }
 
     /// Who is behind a bearer token.
-    var authenticator: Authenticator { Authenticator(tokens: tokens, accounts: system.accounts, devices: system.devices) }
+    var authenticator: Authenticator {
+        Authenticator(tokens: tokens, accounts: system.accounts, devices: system.devices, tickets: usedTickets)
+    }
 
     /// The home event bus on this server's system.
     var homeBus: HomeBus { HomeBus(home: system.home, authenticator: authenticator, fanOut: homeFanOut) }

@@ -1,28 +1,36 @@
 import Hummingbird
 import SADEMonitoring
 
-/// Finds who is calling: a bearer token in the `Authorization` header (or, for
-/// browsers' `EventSource`, the `access_token` query parameter) is either a login JWT
-/// or a device token. A request with a bad or expired token is refused with 401; one
-/// without a token goes on anonymous and routes that need a caller refuse it.
+/// Finds who is calling: a bearer token in the `Authorization` header is either a login
+/// JWT or a device token; for browsers' `EventSource`, which sends no headers, the live
+/// event stream takes a one-time `?ticket=` instead (never the token in the URL, where
+/// logs keep it). A request with a bad or expired token or ticket is refused with 401;
+/// one without goes on anonymous and routes that need a caller refuse it.
 struct AuthMiddleware: RouterMiddleware {
     typealias Context = MonitoringRequestContext
 
     let authenticator: Authenticator
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        guard let token = Self.bearerToken(of: request) else { return try await next(request, context) }
         var context = context
-        (context.caller, context.credentialsExpireAt) = try await authenticator.account(forToken: token)
+        if let token = Self.bearerToken(of: request) {
+            (context.caller, context.credentialsExpireAt) = try await authenticator.account(forToken: token)
+        } else if let ticket = Self.streamTicket(of: request) {
+            (context.caller, context.credentialsExpireAt) = try await authenticator.account(forTicket: ticket)
+        }
         return try await next(request, context)
     }
 
     static func bearerToken(of request: Request) -> String? {
-        if let header = request.headers[.authorization] {
-            let parts = header.split(separator: " ", maxSplits: 1)
-            if parts.count == 2, parts[0].lowercased() == "bearer" { return String(parts[1]).trimmingCharacters(in: .whitespaces) }
-            return nil
-        }
-        return request.uri.queryParameters["access_token"].map(String.init)
+        guard let header = request.headers[.authorization] else { return nil }
+        let parts = header.split(separator: " ", maxSplits: 1)
+        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
+        return String(parts[1]).trimmingCharacters(in: .whitespaces)
+    }
+
+    /// The ticket of a request for the live event stream (paths match regardless of case).
+    static func streamTicket(of request: Request) -> String? {
+        guard request.method == .get, request.uri.path.lowercased() == "/api/v1/events" else { return nil }
+        return request.uri.queryParameters["ticket"].map(String.init)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import SADEMonitoring
+import Synchronization
 
 /// Finds the account behind a bearer token: a login JWT or a device token. The HTTP
 /// middleware and the home event bus's auth phase both ask it.
@@ -7,6 +8,7 @@ struct Authenticator: Sendable {
     let tokens: TokenIssuer
     let accounts: AccountStore
     let devices: DeviceTokens
+    let tickets: UsedTickets
 
     /// The token's account, and when a login token expires (`nil` for device tokens).
     func account(forToken token: String) async throws -> (account: UserAccount, expiresAt: Date?) {
@@ -28,5 +30,35 @@ struct Authenticator: Sendable {
             throw APIError.unauthenticated("the bearer token was issued before the account's password or role changed: log in again")
         }
         return (account, expiresAt)
+    }
+
+    /// The account a live-stream ticket opens a stream for, once, and when that stream
+    /// must end (its session's end).
+    func account(forTicket ticket: String) async throws -> (account: UserAccount, expiresAt: Date?) {
+        let (id, stamp, ticketID, sessionEndsAt) = try await tokens.verifyTicket(ticket)
+        guard let account = try await accounts.account(id: id), stamp == TokenIssuer.stamp(of: account) else {
+            throw APIError.unauthenticated("the ticket's account no longer exists or changed its password or role: log in again")
+        }
+        guard tickets.take(ticketID, until: tokens.now().addingTimeInterval(TokenIssuer.ticketLifetime), now: tokens.now()) else {
+            throw APIError.unauthenticated("the ticket was used already: ask for another")
+        }
+        return (account, sessionEndsAt)
+    }
+}
+
+/// The live-stream tickets this node has let in: each opens one stream. Kept until
+/// they expire. (Another node sharing the secret keeps its own: a ticket stolen in the
+/// seconds of its life could open one stream on each.)
+final class UsedTickets: Sendable {
+    private let used = Mutex<[String: Date]>([:])
+
+    /// Takes the ticket `id`, good until `expiresAt`: `false` if it was taken before.
+    func take(_ id: String, until expiresAt: Date, now: Date) -> Bool {
+        used.withLock { used in
+            if used.count > 1_000 { used = used.filter { $0.value > now } }
+            guard used[id] == nil else { return false }
+            used[id] = expiresAt
+            return true
+        }
     }
 }

@@ -19,9 +19,30 @@ public struct TokenIssuer: Sendable {
         /// The account's ``UserAccount/credentialsChangedAt`` at issue, in seconds since
         /// 1970 (0: never changed); absent from tokens of earlier versions.
         var crd: Double?
+        /// What a ticket is for; a login token has none (a ticket is not a bearer token).
+        var pur: String?
 
         func verify(using algorithm: some JWTAlgorithm) async throws {}  // expiry: checked by the issuer's clock
     }
+
+    /// What a live-stream ticket says: whose, until when it may open a stream, until
+    /// when the stream may last (the session's end), and its one-time identifier.
+    struct TicketClaims: JWTPayload {
+        var sub: SubjectClaim
+        var exp: ExpirationClaim
+        var jti: IDClaim
+        var crd: Double
+        var pur: String
+        /// When the session the ticket was asked for ends, in seconds since 1970.
+        var ses: Double
+
+        func verify(using algorithm: some JWTAlgorithm) async throws {}
+    }
+
+    /// How long a live-stream ticket may be used.
+    public static let ticketLifetime: TimeInterval = 30
+    /// The purpose of live-stream tickets.
+    static let eventsPurpose = "events"
 
     private let keys: JWTKeyCollection
     /// How long a token is valid.
@@ -51,6 +72,32 @@ public struct TokenIssuer: Sendable {
         return (try await keys.sign(claims), expires)
     }
 
+    /// A one-time ticket opening `account`'s live event stream, in place of its token in
+    /// the URL (where logs keep it): good for ``ticketLifetime``, on any node sharing the
+    /// secret; the stream lasts until `sessionEndsAt`.
+    public func issueTicket(for account: UserAccount, sessionEndsAt: Date) async throws -> (ticket: String, expiresAt: Date) {
+        let expires = now().addingTimeInterval(Self.ticketLifetime)
+        let claims = TicketClaims(
+            sub: SubjectClaim(value: account.id), exp: ExpirationClaim(value: expires), jti: IDClaim(value: UUID().uuidString),
+            crd: Self.stamp(of: account), pur: Self.eventsPurpose, ses: sessionEndsAt.timeIntervalSince1970)
+        return (try await keys.sign(claims), expires)
+    }
+
+    /// What a valid, unexpired live-stream ticket says.
+    ///
+    /// - Throws: ``APIError`` 401 when the ticket is malformed, badly signed, expired or no ticket.
+    func verifyTicket(_ ticket: String) async throws -> (accountID: String, stamp: Double, id: String, sessionEndsAt: Date) {
+        let claims: TicketClaims
+        do {
+            claims = try await keys.verify(ticket, as: TicketClaims.self)
+        } catch {
+            throw APIError.unauthenticated("the ticket is not valid")
+        }
+        guard claims.pur == Self.eventsPurpose else { throw APIError.unauthenticated("the ticket is not valid") }
+        guard claims.exp.value > now() else { throw APIError.unauthenticated("the ticket has expired: ask for another") }
+        return (claims.sub.value, claims.crd, claims.jti.value, Date(timeIntervalSince1970: claims.ses))
+    }
+
     /// The credentials stamp a token of `account` carries: when its password or role
     /// last changed, 0 if never.
     static func stamp(of account: UserAccount) -> Double {
@@ -68,6 +115,7 @@ public struct TokenIssuer: Sendable {
         } catch {
             throw APIError.unauthenticated("the bearer token is not valid")
         }
+        guard claims.pur == nil else { throw APIError.unauthenticated("the bearer token is not valid") }  // a ticket
         guard claims.exp.value > now() else { throw APIError.unauthenticated("the bearer token has expired: log in again") }
         return (claims.sub.value, claims.iat.value, claims.exp.value, claims.crd)
     }

@@ -14,7 +14,8 @@ actor AlertArrivals {
     /// returns once the server has answered with the stream's head. Every kind of
     /// event, or only `types` (`alert`).
     func open(server: String, token: String, client: HTTPClient, types: String? = nil) async throws {
-        var request = HTTPClientRequest(url: "\(server)/api/v1/events?access_token=\(token)" + (types.map { "&types=\($0)" } ?? ""))
+        var request = HTTPClientRequest(url: "\(server)/api/v1/events" + (types.map { "?types=\($0)" } ?? ""))
+        request.headers.add(name: "Authorization", value: "Bearer \(token)")
         request.headers.add(name: "Accept", value: "text/event-stream")
         let response = try await client.execute(request, timeout: .hours(24))
         guard response.status == .ok else { throw BenchError.unexpected("the event stream answered \(response.status)") }

@@ -43,6 +43,9 @@ struct OpenAPIConformanceTests {
         try await log.call(.post, "/api/v1/auth/login", raw: #"{"username": "admin"}"#)
         try await log.call(.get, "/api/v1/auth/me", token: ward.nurse1)
         try await log.call(.get, "/api/v1/auth/me", token: "not-a-token")
+        try await log.call(.post, "/api/v1/events/tickets", token: ward.nurse1)
+        try await log.call(.post, "/api/v1/events/tickets", token: ward.device)
+        try await log.call(.post, "/api/v1/events/tickets")
     }
 
     /// Observations in and out, the live events they cause, the alert and its acknowledgement.

@@ -20,7 +20,7 @@ struct OpenAPIDocumentTests {
             let info = try #require(document["info"] as? [String: Any])
             #expect(info["title"] as? String == "SADE remote patient monitoring API")
             let schemes = (document["components"] as? [String: Any])?["securitySchemes"] as? [String: Any]
-            #expect(schemes?["bearerAuth"] != nil && schemes?["accessToken"] != nil)
+            #expect(schemes?["bearerAuth"] != nil && schemes?["streamTicket"] != nil && schemes?["accessToken"] == nil)
             #expect(try await harness.request(.get, "/OpenAPI.json").status == .ok, "paths match in any case")
         }
     }

@@ -15,8 +15,8 @@ struct EventStream: Sendable {
     let events: AsyncStream<Event>
     private let task: Task<Void, Never>
 
-    /// Opens `/api/v1/events` with `token` in the query string (as a browser would) and
-    /// returns once the server has subscribed the caller.
+    /// Opens `/api/v1/events` with `token` in the `Authorization` header and returns once
+    /// the server has subscribed the caller.
     static func open(_ harness: ServerHarness, token: String, types: String? = nil) async throws -> EventStream {
         try await open("http://127.0.0.1:\(harness.port)", token: token, types: types)
     }
@@ -24,7 +24,17 @@ struct EventStream: Sendable {
     /// Opens `/api/v1/events` on the server at `base` (e.g. `http://127.0.0.1:8080`),
     /// for every kind of event or only `types` (`?types=`).
     static func open(_ base: String, token: String, types: String? = nil) async throws -> EventStream {
-        let request = HTTPClientRequest(url: "\(base)/api/v1/events?access_token=\(token)" + (types.map { "&types=\($0)" } ?? ""))
+        var request = HTTPClientRequest(url: "\(base)/api/v1/events" + (types.map { "?types=\($0)" } ?? ""))
+        request.headers.add(name: "Authorization", value: "Bearer \(token)")
+        return try await open(request)
+    }
+
+    /// Opens `/api/v1/events?ticket=` as a browser's `EventSource` does (no headers).
+    static func open(_ harness: ServerHarness, ticket: String) async throws -> EventStream {
+        try await open(HTTPClientRequest(url: "http://127.0.0.1:\(harness.port)/api/v1/events?ticket=\(ticket)"))
+    }
+
+    private static func open(_ request: HTTPClientRequest) async throws -> EventStream {
         let response = try await HTTPClient.shared.execute(request, timeout: .seconds(600))
         guard response.status == .ok else { throw EventStreamError.status(Int(response.status.code)) }
         let (events, sink) = AsyncStream.makeStream(of: Event.self)
@@ -65,7 +75,7 @@ struct EventStream: Sendable {
     func close() { task.cancel() }
 }
 
-enum EventStreamError: Error {
+enum EventStreamError: Error, Equatable {
     case status(Int)
 }
 

@@ -9,11 +9,22 @@ extension MonitoringServer {
     /// and escalations of the caller's patients, as they happen (`?types=alert,escalated`:
     /// only those kinds — on several nodes, samples and scores then need not travel
     /// between them for this client). Browsers' `EventSource`
-    /// cannot send headers, so the token may come as `?access_token=`. A comment line
+    /// cannot send headers: they ask `POST /events/tickets` for a one-time `?ticket=`
+    /// (never the token in the URL, where logs keep it). A comment line
     /// every 15 s keeps proxies from closing the stream; it ends at server shutdown, when
     /// the token expires, and when the caller's account is deleted or changes role or
     /// password (the account is read again every 30 s).
     func addEventRoutes(to api: RouterGroup<MonitoringRequestContext>) {
+        struct Ticket: ResponseEncodable {
+            let ticket: String
+            let expiresAt: Date
+        }
+        api.post("events/tickets") { _, context -> EditedResponse<Ticket> in
+            let caller = try context.requireCaller()
+            guard caller.role != .device else { throw APIError.forbidden("a device reads no events") }
+            let (ticket, expiresAt) = try await tokens.issueTicket(for: caller, sessionEndsAt: context.credentialsExpireAt ?? .distantFuture)
+            return EditedResponse(status: .created, response: Ticket(ticket: ticket, expiresAt: expiresAt))
+        }
         api.get("events") { request, context -> Response in
             let caller = try context.requireCaller()
             guard caller.role != .device else { throw APIError.forbidden("a device reads no events") }

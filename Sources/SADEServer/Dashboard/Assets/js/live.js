@@ -2,7 +2,7 @@
 // the pages, and the alert notifications — a toast, the browser's Notification API
 // (when the user allowed it) and a tone for alarms.
 
-import { session } from './api.js';
+import { api, session, v1 } from './api.js';
 import { toast } from './ui.js';
 
 const EVENT_TYPES = ['samples', 'news2', 'alert', 'acknowledged', 'escalated'];
@@ -12,35 +12,44 @@ let state = 'closed';
 let everOpened = false;
 let failures = 0;
 let retry = null;
+let attempts = 0;
 const stateListeners = new Set();
 
-/** Starts the stream for the logged-in user (patients and devices have none). */
-export function connect() {
+/** Starts the stream for the logged-in user (patients and devices have none): a
+ * one-time ticket first (the token never goes in the URL, where logs keep it), then the
+ * stream. A ticket opens one stream: whatever breaks it, a new ticket opens the next. */
+export async function connect() {
   disconnect();
   const current = session.get();
   if (!current || !['admin', 'doctor', 'nurse'].includes(current.user.role)) return;
-  source = new EventSource(`/api/v1/events?access_token=${encodeURIComponent(current.token)}`);
-  source.onopen = () => {
+  const attempt = ++attempts;  // a later connect or disconnect supersedes this one
+  let ticket;
+  try {
+    ticket = (await api(v1('events/tickets'), { method: 'POST' })).ticket;
+  } catch {
+    if (attempt === attempts && session.get()) retryLater();
+    return;
+  }
+  if (attempt !== attempts) return;
+  const stream = new EventSource(v1(`events?ticket=${encodeURIComponent(ticket)}`));
+  source = stream;
+  stream.onopen = () => {
     // Events sent while the stream was down are not replayed: pages fetch afresh.
     if (state !== 'open' && everOpened) listeners.forEach((listener) => listener({ type: 'resync' }));
     everOpened = true;
     failures = 0;
     setState('open');
   };
-  source.onerror = () => {
-    // The server ends the stream when the token expires; then there is nothing to resume.
+  stream.onerror = () => {
+    stream.close();
+    if (source !== stream) return;  // closed or replaced meanwhile
+    source = null;
+    // The server ends the stream when the session expires; then there is nothing to resume.
     if (!session.get()) { disconnect(); window.dispatchEvent(new CustomEvent('sade:expired')); return; }
-    if (source.readyState === EventSource.CLOSED) {
-      // The browser gave up (an error answer, e.g. a proxy during a restart): try again later.
-      setState('offline');
-      retry = setTimeout(connect, Math.min(30000, 1000 * 2 ** failures));
-      failures += 1;
-    } else {
-      setState('reconnecting');
-    }
+    retryLater();
   };
   for (const type of EVENT_TYPES) {
-    source.addEventListener(type, (message) => {
+    stream.addEventListener(type, (message) => {
       let event;
       try { event = JSON.parse(message.data); } catch { return; }
       if (type === 'alert') announce(event);
@@ -49,8 +58,16 @@ export function connect() {
   }
 }
 
+/** Opens the stream again after a pause: short at first, then longer (at most 30 s). */
+function retryLater() {
+  setState(failures === 0 ? 'reconnecting' : 'offline');
+  retry = setTimeout(connect, Math.min(30000, 500 * 2 ** failures));
+  failures += 1;
+}
+
 /** Closes the stream (at logout). */
 export function disconnect() {
+  attempts += 1;  // a ticket still on its way opens nothing
   clearTimeout(retry);
   if (source) source.close();
   source = null;
