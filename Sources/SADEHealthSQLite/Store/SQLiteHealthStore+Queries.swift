@@ -47,17 +47,7 @@ extension SQLiteHealthStore {
     public func changes(
         _ types: [HealthType], patient: PatientID?, since anchors: [String: HealthAnchor], limit: Int?, as principal: Principal
     ) async throws(HealthError) -> [String: AnchoredChanges] {
-        if let limit, limit < 1 { throw .invalidValue(field: "limit", reason: "must be at least 1") }
-        return try await read { db in
-            let policy = AccessPolicy(principal, grants: try AccessGrantRows.fetch(of: principal, db))
-            let last = try SampleWriter.lastChangeNumber(db)
-            var changes: [String: AnchoredChanges] = [:]
-            for type in types {
-                changes[type.identifier] = try Self.changes(
-                    type, patient: patient, since: anchors[type.identifier] ?? .start, limit: limit, policy: policy, last: last, db)
-            }
-            return changes
-        }
+        try await changes(types, patient: patient, since: anchors, through: nil, limit: limit, as: principal)
     }
 
     /// ``changes(_:patient:since:limit:as:)`` for several types of the patients in
@@ -69,20 +59,29 @@ extension SQLiteHealthStore {
         _ types: [HealthType], in shards: PatientShards?, since anchors: [String: HealthAnchor], through: HealthAnchor?, limit: Int?,
         as principal: Principal
     ) async throws(HealthError) -> [String: AnchoredChanges] {
+        var changes = try await changes(types, patient: nil, since: anchors, through: through, limit: limit, as: principal)
+        guard let shards, !shards.isAll else { return changes }
+        for type in changes.keys { changes[type]?.added.removeAll { !shards.contains($0.patient) } }
+        return changes
+    }
+
+    /// Several types' changes in one read transaction, no further than `through`.
+    private func changes(
+        _ types: [HealthType], patient: PatientID?, since anchors: [String: HealthAnchor], through: HealthAnchor?, limit: Int?,
+        as principal: Principal
+    ) async throws(HealthError) -> [String: AnchoredChanges] {
         if let limit, limit < 1 { throw .invalidValue(field: "limit", reason: "must be at least 1") }
-        var changes = try await read { db in
+        return try await read { db in
             let policy = AccessPolicy(principal, grants: try AccessGrantRows.fetch(of: principal, db))
             let last = min(try SampleWriter.lastChangeNumber(db), through?.rawValue ?? .max)
             var changes: [String: AnchoredChanges] = [:]
             for type in types {
                 changes[type.identifier] = try Self.changes(
-                    type, patient: nil, since: anchors[type.identifier] ?? .start, limit: limit, policy: policy, last: last, through: through, db)
+                    type, patient: patient, since: anchors[type.identifier] ?? .start, limit: limit, policy: policy, last: last,
+                    through: through, db)
             }
             return changes
         }
-        guard let shards, !shards.isAll else { return changes }
-        for type in changes.keys { changes[type]?.added.removeAll { !shards.contains($0.patient) } }
-        return changes
     }
 
     /// One type's changes, inside a read transaction; `last` is the newest change number

@@ -30,11 +30,13 @@ package final class NodeLeases: Sendable {
     /// The singletons' lease in `sade_lease`.
     package static let singletonsName = "monitoring/singletons"
     /// The lease on the evaluation of a shard's patients.
-    package static func shardName(_ shard: Int) -> String { "monitoring/shard/" + (shard < 10 ? "0" : "") + String(shard) }
+    package static func shardName(_ shard: Int) -> String { shardPrefix + (shard < 10 ? "0" : "") + String(shard) }
     /// The shard a lease name names, if any.
     static func shard(named name: String) -> Int? {
-        name.hasPrefix("monitoring/shard/") ? Int(name.dropFirst("monitoring/shard/".count)) : nil
+        name.hasPrefix(shardPrefix) ? Int(name.dropFirst(shardPrefix.count)) : nil
     }
+    /// What every shard's lease name begins with.
+    static let shardPrefix = "monitoring/shard/"
     /// A node's presence, by which the others know how many share the work.
     static let presencePrefix = "monitoring/node/"
 
