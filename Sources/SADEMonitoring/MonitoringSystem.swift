@@ -94,6 +94,9 @@ public final class MonitoringSystem: Sendable {
     public let accounts: AccountStore
     /// Device tokens.
     public let devices: DeviceTokens
+    /// Who did what to whose data: `audit.sqlite` in the data directory, or
+    /// ``Configuration/postgres`` (one chain for every node).
+    public let audit: AuditTrail
     /// Samples and the clinical registry: SQLite in the data directory, or the store
     /// given in the configuration (PostgreSQL for several nodes).
     public let health: any HealthStore & ClinicalRegistry
@@ -167,6 +170,11 @@ public final class MonitoringSystem: Sendable {
         } else {
             accounts = AccountStore(database: database, hasher: configuration.passwordHasher)
             devices = DeviceTokens(database: database)
+        }
+        if let postgres = configuration.postgres {
+            audit = AuditTrail(records: try await PostgresAuditRecords(postgres))
+        } else {
+            audit = AuditTrail(records: try SQLiteAuditRecords(directory: configuration.dataDirectory))
         }
         do {
             health = try configuration.healthStore

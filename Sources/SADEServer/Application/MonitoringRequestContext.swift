@@ -14,6 +14,8 @@ public struct MonitoringRequestContext: RequestContext {
     /// The client's IP address, for rate limiting: the peer's, or the one a trusted
     /// proxy forwarded for (``ClientAddressMiddleware``).
     public internal(set) var remoteAddress: String?
+    /// What the request's audit entry says beyond its method, path and status (see ``AuditMiddleware``).
+    let auditNote = AuditNote()
 
     /// The largest body a route decodes (413 beyond), set from the server's
     /// configuration by ``UploadLimitMiddleware``.

@@ -69,6 +69,7 @@ public struct MonitoringServer: Sendable {
         router.add(middleware: UploadLimitMiddleware(limit: configuration.maxBodyBytes))
         router.add(middleware: MetricsMiddleware())
         router.add(middleware: ErrorMiddleware())
+        router.add(middleware: AuditMiddleware(trail: system.audit, now: tokens.now))
         router.add(middleware: RateLimitMiddleware(limiter: addressLimiter, byAddress: true))
         router.add(middleware: DashboardMiddleware(directory: configuration.dashboardDirectory))
         router.add(middleware: AuthMiddleware(authenticator: authenticator))
@@ -92,6 +93,7 @@ public struct MonitoringServer: Sendable {
         addFHIRImportRoutes(to: api)
         addIssueTrackRoutes(to: api)
         addHomeRoutes(to: api)
+        addAuditRoutes(to: api)
         return router
     }
 

@@ -18,6 +18,7 @@ struct AuthMiddleware: RouterMiddleware {
         } else if let ticket = Self.streamTicket(of: request) {
             (context.caller, context.credentialsExpireAt) = try await authenticator.account(forTicket: ticket)
         }
+        if let caller = context.caller { context.auditNote.caller(caller) }
         return try await next(request, context)
     }
 

@@ -41,12 +41,14 @@ extension MonitoringServer {
         api.post("auth/login") { request, context in
             try limitLoginAttempts(context)
             let login = try await request.decode(as: Login.self, context: context)
+            context.auditNote.note(actor: login.username, action: .login)
             try loginBackOff.admit(login.username)
             guard let account = try await system.accounts.authenticate(username: login.username, password: login.password) else {
                 loginBackOff.failed(login.username)
                 throw APIError.unauthenticated("the username or password is incorrect")
             }
             loginBackOff.succeeded(login.username)
+            context.auditNote.caller(account)
             let (token, expiresAt) = try await tokens.issue(for: account)
             return LoginAnswer(token: token, expiresAt: expiresAt, user: AccountView(account))
         }

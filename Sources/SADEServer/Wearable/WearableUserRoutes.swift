@@ -18,6 +18,7 @@ extension MonitoringServer {
         users.post("login") { request, context -> Response in
             try limitLoginAttempts(context)
             let input = try await request.decode(as: WearableCredentials.self, context: context)
+            context.auditNote.note(actor: input.username, action: .login)
             try loginBackOff.admit(input.username)  // one count per account, whichever login route
             guard let account = try await system.accounts.authenticate(username: input.username, password: input.password) else {
                 loginBackOff.failed(input.username)
@@ -25,6 +26,7 @@ extension MonitoringServer {
                     .response(from: request, context: context)
             }
             loginBackOff.succeeded(input.username)
+            context.auditNote.caller(account)
             let (token, expiresAt) = try await tokens.issue(for: account)
             return try WearableLoginView(account, token: token, expiresAt: expiresAt).response(from: request, context: context)
         }

@@ -34,6 +34,7 @@ extension MonitoringServer {
             let device = body.isEmpty ? DeviceInput(label: nil) : try context.requestDecoder.decode(DeviceInput.self, from: body)
             let (token, secret) = try await system.devices.issue(
                 for: patient.id, label: device.label ?? "monitor of \(patient.id)", at: system.now())
+            context.auditNote.note(action: .accessChange, detail: "device token \(token.id) issued")
             return EditedResponse(status: .created, response: IssuedDeviceToken(token: DeviceTokenView(token), secret: secret))
         }
 
@@ -52,6 +53,7 @@ extension MonitoringServer {
             }
             guard token.revokedAt == nil else { throw APIError.conflict("device token \(id) was revoked already") }
             try await system.devices.revoke(id, at: system.now())
+            context.auditNote.note(action: .accessChange, detail: "device token \(id) revoked")
             return AdminInput.noContent()
         }
     }

@@ -15,6 +15,7 @@ extension MonitoringServer {
             _ = try context.requireAdmin()
             let input = try await request.decode(as: PatientInput.self, context: context)
             let patient = try input.newPatient()
+            context.auditNote.note(patient: patient.id)
             if try await system.health.patient(patient.id) != nil { throw APIError.conflict("a patient \(patient.id) exists already") }
             try await system.health.save(patient)  // 400 naming `sector` when it is not registered
             return EditedResponse(status: .created, response: PatientView(patient))

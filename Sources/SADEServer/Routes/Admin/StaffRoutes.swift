@@ -80,9 +80,18 @@ extension MonitoringServer {
                 worker.email = address
             }
             if let phone = input.phone { worker.phone = AdminInput.optionalText(phone) }
+            let before = worker
             if let sectors = input.sectors { worker.sectors = Set(sectors) }  // 400 naming `sectors` for an unknown one
             if let onDuty = input.onDuty { worker.onDuty = onDuty }
             try await ClinicalAdministration(system: system).update(worker)
+            var changes: [String] = []
+            if worker.sectors != before.sectors {
+                changes.append("sectors \(before.sectors.sorted().joined(separator: ",")) → \(worker.sectors.sorted().joined(separator: ","))")
+            }
+            if worker.onDuty != before.onDuty { changes.append(worker.onDuty ? "on duty" : "off duty") }
+            if !changes.isEmpty {
+                context.auditNote.note(action: .accessChange, detail: "worker \(worker.id): " + changes.joined(separator: "; "))
+            }
             return StaffView(worker)
         }
     }

@@ -32,6 +32,7 @@ extension MonitoringServer {
                 name: try AdminInput.requiredText(input.name, field: "name"), role: role, createdAt: system.now())
             try input.apply(to: &account)
             let created = try await UserAdministration(system: system).create(account, password: password, links: input.links)
+            context.auditNote.note(action: .accessChange, detail: "account \(created.username) made, role \(created.role.rawValue)")
             return EditedResponse(status: .created, response: AccountView(created))
         }
 
@@ -50,12 +51,18 @@ extension MonitoringServer {
             var account = before
             try input.apply(to: &account)
             let updated = try await UserAdministration(system: system).update(account, was: before, by: caller, links: input.links)
+            if updated.role != before.role {
+                context.auditNote.note(
+                    action: .accessChange, detail: "account \(updated.username): role \(before.role.rawValue) → \(updated.role.rawValue)")
+            }
             return AccountView(updated)
         }
 
         api.delete("users/:id") { _, context in
             let caller = try context.requireAdmin()
-            try await UserAdministration(system: system).delete(try await registeredAccount(context), by: caller)
+            let account = try await registeredAccount(context)
+            try await UserAdministration(system: system).delete(account, by: caller)
+            context.auditNote.note(action: .accessChange, detail: "account \(account.username) removed")
             return AdminInput.noContent()
         }
 
@@ -65,6 +72,7 @@ extension MonitoringServer {
             let account = try await registeredAccount(context)
             let input = try await request.decode(as: NewPassword.self, context: context)
             try await system.accounts.changePassword(of: account.id, to: input.password, at: system.now())
+            context.auditNote.note(action: .accessChange, detail: "account \(account.username): password changed, sessions ended")
             return AdminInput.noContent()
         }
     }

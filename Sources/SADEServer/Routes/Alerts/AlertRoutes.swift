@@ -52,6 +52,7 @@ extension MonitoringServer {
         var found = try await book.alert(id)
         if found == nil { found = try await book.alert(forNotice: id) }
         guard let alert = found else { throw APIError.notFound("no alert \(text)") }
+        context.auditNote.note(patient: alert.patient)
         guard try await system.access.mayRead(alert.patient, as: caller) else {
             throw APIError.forbidden("alert \(text) is about a patient who is not yours")
         }

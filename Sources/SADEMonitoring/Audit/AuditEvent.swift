@@ -1,0 +1,133 @@
+import Foundation
+import SADEHealth
+
+/// What an audited request did to the data it touched.
+public enum AuditAction: String, Codable, Sendable, CaseIterable {
+    /// Looked at data (a `GET`), a live stream opened included.
+    case read
+    /// Added, changed or removed data (samples posted by a device included, one entry a batch).
+    case change
+    /// Took data out of the system: a FHIR export, a person's whole record.
+    case export
+    /// Erased a patient.
+    case erase
+    /// Logged in.
+    case login
+    /// Tried to log in and was refused.
+    case loginFailed = "login-failed"
+    /// Changed who may do what: an account's role, password or sessions, a worker's
+    /// sectors or duties, a device token issued or revoked.
+    case accessChange = "access-change"
+}
+
+/// One thing someone did, as the audit trail keeps it: who, what, to which patient,
+/// when, from where and how it ended. It holds no health data (no values, no names):
+/// the patient is named by their identifier only.
+public struct AuditEvent: Sendable, Hashable, Codable {
+    /// When it happened (kept to the millisecond).
+    public var at: Date
+    /// Who did it: a username (a device token's account for a device), or the username a
+    /// failed login tried; `nil` when anonymous.
+    public var actor: String?
+    /// The actor's role then.
+    public var role: UserRole?
+    /// What kind of act it was.
+    public var action: AuditAction
+    /// The patient whose data it touched, if one.
+    public var patient: PatientID?
+    /// The operation: the method and path, without the query (`GET /api/v1/patients/p1`).
+    public var target: String
+    /// The HTTP status it was answered with.
+    public var status: Int
+    /// The client's address.
+    public var address: String?
+    /// What else matters, without health data (e.g. "role nurse → admin").
+    public var detail: String?
+
+    /// An event; `at` is kept to the millisecond.
+    public init(
+        at: Date, actor: String?, role: UserRole? = nil, action: AuditAction, patient: PatientID? = nil, target: String, status: Int,
+        address: String? = nil, detail: String? = nil
+    ) {
+        self.at = Date(timeIntervalSince1970: Double(AuditChain.milliseconds(at)) / 1000)
+        self.actor = actor
+        self.role = role
+        self.action = action
+        self.patient = patient
+        self.target = target
+        self.status = status
+        self.address = address
+        self.detail = detail
+    }
+}
+
+/// An event in its place in the chain: its sequence number, the previous entry's hash
+/// and its own, a SHA-256 of both and the event.
+public struct AuditEntry: Sendable, Hashable {
+    /// Its place: 1 for the first entry, each next one more.
+    public let sequence: Int64
+    /// What was done.
+    public let event: AuditEvent
+    /// The hash of the entry before (``AuditChain/genesis`` for the first).
+    public let previousHash: String
+    /// SHA-256 (hex) of the sequence, the previous hash and the event.
+    public let hash: String
+
+    /// An entry as stored.
+    public init(sequence: Int64, event: AuditEvent, previousHash: String, hash: String) {
+        self.sequence = sequence
+        self.event = event
+        self.previousHash = previousHash
+        self.hash = hash
+    }
+}
+
+/// The chain's last entry, as recorded apart from the entries (so that entries cut off
+/// its end are noticed).
+public struct AuditHead: Sendable, Hashable {
+    /// The last entry's sequence number (0 when there is none).
+    public let sequence: Int64
+    /// The last entry's hash (``AuditChain/genesis`` when there is none).
+    public let hash: String
+
+    /// The head of an empty trail.
+    public static let empty = AuditHead(sequence: 0, hash: AuditChain.genesis)
+
+    /// A head.
+    public init(sequence: Int64, hash: String) {
+        self.sequence = sequence
+        self.hash = hash
+    }
+}
+
+/// Which entries to list, newest first.
+public struct AuditQuery: Sendable, Hashable {
+    /// Only this actor's (a username, exactly).
+    public var actor: String?
+    /// Only those touching this patient.
+    public var patient: PatientID?
+    /// Only of this kind.
+    public var action: AuditAction?
+    /// Only at or after this time.
+    public var since: Date?
+    /// Only before this time.
+    public var until: Date?
+    /// Only entries before this sequence number (the next page of a listing).
+    public var before: Int64?
+    /// At most this many.
+    public var limit: Int
+
+    /// A query; every filter is optional.
+    public init(
+        actor: String? = nil, patient: PatientID? = nil, action: AuditAction? = nil, since: Date? = nil, until: Date? = nil,
+        before: Int64? = nil, limit: Int = 100
+    ) {
+        self.actor = actor
+        self.patient = patient
+        self.action = action
+        self.since = since
+        self.until = until
+        self.before = before
+        self.limit = limit
+    }
+}
