@@ -246,6 +246,7 @@ let package = Package(
             dependencies: [
                 "SADEServer", "SADEMonitoring", "SADEHealth", "SADENotification", "SADEIssueTrack", "SADECore", "sade", "SADETestSupport",
                 "SADEPostgres", "SADEHealthPostgres",
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Testing
 import SADETestSupport
 
@@ -84,6 +85,23 @@ struct ServeProcessTests {
         #expect((samples.array as? [[String: Any]])?.contains { ($0["id"] as? String)?.lowercased() == id.lowercased() } == true)
         again.signal(SIGINT)
         #expect(await again.finish().status == 0)
+
+        // Both runs wrote one audit trail; `sade audit verify` finds it whole, then finds the entry changed behind its back.
+        let intact = try await SadeProcess.run(["audit", "verify", "--data", data])
+        #expect(intact.status == 0, "\(intact.output)\(intact.error)")
+        #expect(intact.output.hasPrefix("audit trail intact: "), "\(intact.output)")
+        let trail = try DatabaseQueue(path: (data as NSString).appendingPathComponent("audit.sqlite"))
+        let readings = try await trail.read { db in
+            try Int.fetchOne(db, sql: "SELECT sequence FROM auditEntry WHERE target = 'POST /api/v1/patients/patient-05/observations' AND status = 201")
+        }
+        let forged = try #require(readings, "the admin's accepted batch is an entry")
+        try await trail.write { db in try db.execute(sql: "UPDATE auditEntry SET actor = 'nurse1' WHERE sequence = ?", arguments: [forged]) }
+        let broken = try await SadeProcess.run(["audit", "verify", "--data", data])
+        #expect(broken.status == 1)
+        #expect(broken.output.contains("BROKEN at entry \(forged): its contents do not match its hash"), "\(broken.output)")
+        #expect(broken.output.contains("nurse1 change POST /api/v1/patients/patient-05/observations → 201"), "\(broken.output)")
+        let nothing = try await SadeProcess.run(["audit", "verify", "--data", data + "-missing"])
+        #expect(nothing.status != 0 && nothing.error.contains("no audit trail at"), "\(nothing.error)")
     }
 
     struct Sample: Encodable, Sendable {
