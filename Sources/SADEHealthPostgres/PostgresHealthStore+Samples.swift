@@ -34,6 +34,20 @@ extension PostgresHealthStore {
     ///   ``HealthError/notAuthorized(principal:access:type:patient:)`` unless the
     ///   principal may share every sample's type for its patient; then nothing is deleted.
     @discardableResult
+    public func purge(_ type: HealthType, startedBefore date: Date, limit: Int) async throws(HealthError) -> Int {
+        // Members and electrocardiogram voltages go with their sample (ON DELETE CASCADE).
+        try await write { [database] connection in
+            try await connection.rows(
+                """
+                DELETE FROM sample WHERE change_number IN (
+                    SELECT change_number FROM sample WHERE type = \(type.identifier) AND start < \(date.timeIntervalSince1970)
+                    AND correlation IS NULL LIMIT \(limit))
+                RETURNING change_number
+                """, database
+            ).count
+        }
+    }
+
     public func delete(_ ids: [UUID], as principal: Principal) async throws(HealthError) -> Int {
         guard !ids.isEmpty else { return 0 }
         return try await write { [database] connection in

@@ -39,6 +39,8 @@ public final class MonitoringSystem: Sendable {
         public var simulatedMonitorInterval: Duration
         /// How long the homes' sensor events are kept (their hourly statistics stay); `nil` keeps them all.
         public var homeEventRetention: Duration?
+        /// How long samples are kept (purged hourly in the background); `nil` keeps them all.
+        public var sampleRetention: Duration?
         /// The health store and clinical registry to use (e.g. a `PostgresHealthStore`
         /// shared by several nodes); `nil` opens `health.sqlite` in ``dataDirectory``.
         public var healthStore: (any HealthStore & ClinicalRegistry)?
@@ -62,7 +64,7 @@ public final class MonitoringSystem: Sendable {
             dataDirectory: String?, passwordHasher: PasswordHasher = .standard, smtp: SMTPConfiguration? = nil,
             webhookURL: String? = nil, webhookSecret: String? = nil, clock: any Clock<Duration> = ContinuousClock(), epoch: Date = Date(),
             platformName: String = "hospital", simulatedMonitorInterval: Duration = .seconds(5),
-            homeEventRetention: Duration? = .seconds(365 * 86_400), healthStore: (any HealthStore & ClinicalRegistry)? = nil,
+            homeEventRetention: Duration? = .seconds(365 * 86_400), sampleRetention: Duration? = nil, healthStore: (any HealthStore & ClinicalRegistry)? = nil,
             accountRecords: (any AccountRecords & DeviceTokenRecords)? = nil, postgres: PostgresPool? = nil,
             nodeName: String = MonitoringSystem.defaultNodeName, evaluationLease: Duration = .seconds(10),
             tunePipeline: @escaping @Sendable (inout MonitoringPipeline.Configuration) -> Void = { _ in }
@@ -73,6 +75,7 @@ public final class MonitoringSystem: Sendable {
             self.nodeName = nodeName
             self.evaluationLease = evaluationLease
             self.homeEventRetention = homeEventRetention
+            self.sampleRetention = sampleRetention
             self.dataDirectory = dataDirectory
             self.passwordHasher = passwordHasher
             self.smtp = smtp
@@ -374,6 +377,7 @@ public final class MonitoringSystem: Sendable {
         try await pipeline.start()
         if leases == nil { try await home.startAgents() }  // else when this node takes the singletons' lease
         if let retention = configuration.homeEventRetention { keep(homeRetention(keeping: retention)) }
+        if let retention = configuration.sampleRetention { keep(sampleRetention(keeping: retention)) }
         if let leases, let postgres = configuration.postgres {
             await leases.renew()  // the first node up evaluates from the start
             renewals.withLock { $0 = Task { await leases.run() } }
@@ -439,6 +443,42 @@ public final class MonitoringSystem: Sendable {
     }
 
     /// Once a day (and at start), deletes home events older than `retention`.
+    /// Removes every sample that started more than `retention` ago, type by type, in
+    /// batches of `batch` (each its own short transaction, so ingest waits at most for
+    /// one); returns how many.
+    @discardableResult
+    public func purgeSamples(olderThan retention: Duration, batch: Int = 2_000) async throws -> Int {
+        let cutoff = now().addingTimeInterval(-retention.seconds)
+        var purged = 0
+        for type in HealthType.all {
+            while true {
+                let removed = try await health.purge(type, startedBefore: cutoff, limit: batch)
+                purged += removed
+                if removed < batch { break }
+                await Task.yield()
+            }
+        }
+        return purged
+    }
+
+    /// Purges old samples now and every hour (on the node that runs the singletons, when
+    /// several share one database).
+    private func sampleRetention(keeping retention: Duration) -> Task<Void, Never> {
+        Task { [platform, logger] in
+            while !Task.isCancelled {
+                if runsSingletons || leases == nil {
+                    do {
+                        let purged = try await purgeSamples(olderThan: retention)
+                        if purged > 0 { logger.info("sample retention: purged \(purged) samples older than \(retention)") }
+                    } catch {
+                        logger.error("sample retention failed", metadata: ["error": "\(error)"])
+                    }
+                }
+                guard (try? await platform.clock.sleep(for: .seconds(3_600))) != nil else { return }
+            }
+        }
+    }
+
     private func homeRetention(keeping retention: Duration) -> Task<Void, Never> {
         Task { [homeStore, platform, logger] in
             while !Task.isCancelled {

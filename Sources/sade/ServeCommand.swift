@@ -85,6 +85,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Days the homes' sensor events are kept (their hourly statistics stay); 0 keeps them all.")
     var homeRetentionDays = 365
 
+    @Option(help: "Days samples are kept (older ones are purged hourly in the background); 0 keeps them all.")
+    var retainDays = 0
+
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be 0…65535") }
         guard maxBodyBytes > 0 else { throw ValidationError("--max-body-bytes must be positive") }
@@ -95,6 +98,7 @@ struct ServeCommand: AsyncParsableCommand {
         }
         guard rateLimit > 0, rateLimit.isFinite else { throw ValidationError("--rate-limit must be a positive number") }
         guard homeRetentionDays >= 0 else { throw ValidationError("--home-retention-days must be 0 or more") }
+        guard retainDays >= 0 else { throw ValidationError("--retain-days must be 0 or more") }
         guard evaluationLease >= 3 else { throw ValidationError("--evaluation-lease must be at least 3 seconds") }
         for proxy in trustedProxies where !MonitoringServer.isIPAddress(proxy) {
             throw ValidationError("--trusted-proxy \(proxy.prefix(60).debugDescription) is not an IP address")
@@ -133,7 +137,8 @@ struct ServeCommand: AsyncParsableCommand {
         let shared = try await openSharedStores()
         let system = try await openSystem(.init(
             dataDirectory: data, smtp: mail.configuration(), webhookURL: webhook, webhookSecret: webhookSecret,
-            homeEventRetention: homeRetentionDays > 0 ? .seconds(homeRetentionDays * 86_400) : nil, healthStore: shared?.health,
+            homeEventRetention: homeRetentionDays > 0 ? .seconds(homeRetentionDays * 86_400) : nil,
+            sampleRetention: retainDays > 0 ? .seconds(retainDays * 86_400) : nil, healthStore: shared?.health,
             postgres: shared?.pool, nodeName: node ?? MonitoringSystem.defaultNodeName, evaluationLease: .seconds(evaluationLease)))
         if demo {
             // Nodes started together on one database seed it once: the others wait, then find it seeded.

@@ -29,6 +29,12 @@ public protocol HealthStore: Sendable {
     /// Returns how many existed.
     @discardableResult
     func delete(_ ids: [UUID], as principal: Principal) async throws(HealthError) -> Int
+    /// Removes at most `limit` samples of `type` that started before `date` (a retention
+    /// period's end), with their members, in one short transaction; returns how many
+    /// (members not counted). Unlike ``delete(_:as:)`` it leaves no deletion marks:
+    /// anchored readers are long past samples this old. Called repeatedly until it
+    /// returns less than `limit`, it purges without holding up writers for long.
+    func purge(_ type: HealthType, startedBefore date: Date, limit: Int) async throws(HealthError) -> Int
 
     // MARK: Reading
 

@@ -44,6 +44,19 @@ extension SQLiteHealthStore {
     ///   ``HealthError/notAuthorized(principal:access:type:patient:)`` unless the
     ///   principal may share every sample's type for its patient; then nothing is deleted.
     @discardableResult
+    public func purge(_ type: HealthType, startedBefore date: Date, limit: Int) async throws(HealthError) -> Int {
+        try await write { db in
+            // Members and electrocardiogram voltages go with their sample (ON DELETE CASCADE).
+            try db.execute(
+                sql: """
+                    DELETE FROM sample WHERE change_number IN (
+                        SELECT change_number FROM sample WHERE type = ? AND start < ? AND correlation IS NULL LIMIT ?)
+                    """,
+                arguments: [type.identifier, date.timeIntervalSince1970, limit])
+            return db.changesCount
+        }
+    }
+
     public func delete(_ ids: [UUID], as principal: Principal) async throws(HealthError) -> Int {
         guard !ids.isEmpty else { return 0 }
         return try await write { db in

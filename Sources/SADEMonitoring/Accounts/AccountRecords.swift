@@ -48,4 +48,6 @@ public protocol DeviceTokenRecords: Sendable {
     func tokens(for patient: PatientID) async throws(MonitoringError) -> [DeviceToken]
     /// Marks a live token revoked at `now`; returns whether there was one.
     func revoke(_ id: String, at now: Date) async throws(MonitoringError) -> Bool
+    /// Removes every token of `patient`, revoked ones included (their erasure); returns how many.
+    func deleteTokens(of patient: PatientID) async throws(MonitoringError) -> Int
 }

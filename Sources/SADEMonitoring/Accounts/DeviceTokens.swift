@@ -54,6 +54,12 @@ public struct DeviceTokens: Sendable {
         return try await records.liveToken(secretDigest: Self.digest(secret))
     }
 
+    /// Removes every token of `patient`, revoked ones included; returns how many.
+    @discardableResult
+    public func deleteAll(for patient: PatientID) async throws(MonitoringError) -> Int {
+        try await records.deleteTokens(of: patient)
+    }
+
     /// The tokens issued for `patient`, revoked ones included, oldest first.
     public func tokens(for patient: PatientID) async throws(MonitoringError) -> [DeviceToken] {
         try await records.tokens(for: patient)

@@ -187,6 +187,10 @@ public struct PostgresAccountRecords: AccountRecords, DeviceTokenRecords {
         ).isEmpty
     }
 
+    public func deleteTokens(of patient: PatientID) async throws(MonitoringError) -> Int {
+        try await query("DELETE FROM device_token WHERE patient_id = \(patient.rawValue) RETURNING id").count
+    }
+
     private static func token(_ row: PostgresRow) throws(MonitoringError) -> DeviceToken {
         do {
             let (id, patient, label, createdAt, revokedAt) = try row.decode((String, String, String, Double, Double?).self)

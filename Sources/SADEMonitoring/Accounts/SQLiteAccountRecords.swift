@@ -107,6 +107,13 @@ struct SQLiteAccountRecords: AccountRecords, DeviceTokenRecords {
         }
     }
 
+    func deleteTokens(of patient: PatientID) async throws(MonitoringError) -> Int {
+        try write { db in
+            try db.execute(sql: "DELETE FROM deviceToken WHERE patientID = ?", arguments: [patient.rawValue])
+            return db.changesCount
+        }
+    }
+
     private func fetch(_ sql: String, _ arguments: StatementArguments) throws(MonitoringError) -> [DeviceToken] {
         try read { db in
             try Row.fetchAll(db, sql: sql, arguments: arguments).map { row in

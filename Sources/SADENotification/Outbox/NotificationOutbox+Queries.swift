@@ -7,6 +7,18 @@ extension NotificationOutbox {
         try await store.notification(id)
     }
 
+    /// Every notice about `subject` (a patient's id), oldest first.
+    public func notices(about subject: String) async throws -> [Notice] {
+        try await store.notices(about: subject)
+    }
+
+    /// Removes every notice about `subject`, with its deliveries, attempts and escalation
+    /// steps: none is sent any more. Returns how many there were.
+    @discardableResult
+    public func erase(about subject: String) async throws -> Int {
+        try await store.erase(about: subject)
+    }
+
     /// Where the notification stands on each of its channels.
     public func deliveries(of id: UUID) async throws -> [DeliveryStatus] {
         try await store.deliveries(of: id)

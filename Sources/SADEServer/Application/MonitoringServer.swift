@@ -94,6 +94,7 @@ public struct MonitoringServer: Sendable {
         addIssueTrackRoutes(to: api)
         addHomeRoutes(to: api)
         addAuditRoutes(to: api)
+        addPrivacyRoutes(to: api)
         return router
     }
 

@@ -54,11 +54,11 @@ struct AuditMiddleware: RouterMiddleware {
         path.utf8.count > 5 && path.prefix(5).lowercased() == "/api/"
     }
 
-    /// A read for `GET`, an export for a patient's FHIR bundle, a change otherwise.
+    /// A read for `GET`, an export for a patient's FHIR bundle or whole record, a change otherwise.
     static func action(of method: HTTPRequest.Method, path: String) -> AuditAction {
         guard method == .get || method == .head else { return .change }
         let segments = path.lowercased().split(separator: "/", omittingEmptySubsequences: false)
-        return segments.count == 6 && segments[3] == "patients" && segments[5] == "fhir" ? .export : .read
+        return segments.count == 6 && segments[3] == "patients" && (segments[5] == "fhir" || segments[5] == "export") ? .export : .read
     }
 
     /// The patient named in an `/api/v1/patients/{id}/…` path.

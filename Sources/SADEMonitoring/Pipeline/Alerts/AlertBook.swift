@@ -36,6 +36,14 @@ public final class AlertBook: Sendable {
         self.events = events
     }
 
+    /// Removes every alert of `patient` (their erasure; the outbox's notices go apart)
+    /// and reads the workers' loads again; returns how many there were.
+    public func erase(_ patient: PatientID) async throws(AlertBookError) -> Int {
+        let removed = try await records.deleteAlerts(of: patient)
+        try await refreshLoads()
+        return removed
+    }
+
     /// Reads every worker's open alerts from the database.
     public func refreshLoads() async throws(AlertBookError) {
         let counts = try await records.openAlertLoads()

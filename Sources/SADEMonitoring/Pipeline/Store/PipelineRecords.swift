@@ -33,6 +33,8 @@ package protocol PipelineRecords: Sendable {
     func markAcknowledged(_ id: UUID, by staff: StaffID, at date: Date) async throws(AlertBookError) -> Bool
     /// The newest unacknowledged alert of `patient`'s open episode of `category`.
     func openEpisodeAlert(of patient: PatientID, category: AlertCategory) async throws(AlertBookError) -> UUID?
+    /// Removes every alert of `patient` (their erasure); returns how many there were.
+    func deleteAlerts(of patient: PatientID) async throws(AlertBookError) -> Int
     /// Marks the episode of an alert as over.
     func closeEpisode(of id: UUID) async throws(AlertBookError)
     /// Every unacknowledged alert, oldest first.

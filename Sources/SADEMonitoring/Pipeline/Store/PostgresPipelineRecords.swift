@@ -159,6 +159,10 @@ package struct PostgresPipelineRecords: PipelineRecords {
         return try decode { try rows.first.flatMap { UUID(uuidString: try $0.decode(String.self)) } }
     }
 
+    package func deleteAlerts(of patient: PatientID) async throws(AlertBookError) -> Int {
+        try await query("DELETE FROM pipeline_alert WHERE patient = \(patient.rawValue) RETURNING id").count
+    }
+
     package func closeEpisode(of id: UUID) async throws(AlertBookError) {
         try await query("UPDATE pipeline_alert SET episode_open = FALSE WHERE id = \(id.uuidString)")
     }

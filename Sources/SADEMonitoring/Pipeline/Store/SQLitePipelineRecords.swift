@@ -120,6 +120,13 @@ package struct SQLitePipelineRecords: PipelineRecords {
         }.flatMap(UUID.init(uuidString:))
     }
 
+    package func deleteAlerts(of patient: PatientID) async throws(AlertBookError) -> Int {
+        try await write { db in
+            try db.execute(sql: "DELETE FROM pipeline_alert WHERE patient = ?", arguments: [patient.rawValue])
+            return db.changesCount
+        }
+    }
+
     package func closeEpisode(of id: UUID) async throws(AlertBookError) {
         try await write { db in try db.execute(sql: "UPDATE pipeline_alert SET episodeOpen = 0 WHERE id = ?", arguments: [id.uuidString]) }
     }

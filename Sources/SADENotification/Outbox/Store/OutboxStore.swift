@@ -25,6 +25,14 @@ package protocol OutboxStore: Sendable {
     /// and the step not taken yet (by any node): whether it was stored.
     func insertEscalation(_ notice: Notice, channels: [String], alertID: UUID, step: Int, at now: Date) async throws -> Bool
 
+    /// Every notice about `subject` (``Notice/subject``: a patient's id), oldest first:
+    /// what the outbox holds about a person.
+    func notices(about subject: String) async throws -> [Notice]
+
+    /// Removes every notice about `subject` with its deliveries, attempts, escalation
+    /// steps and policy (a person's erasure); returns how many notices there were.
+    func erase(about subject: String) async throws -> Int
+
     /// The alert an escalation notice was sent for, or `id` itself when it is none.
     func alertID(ofNotice id: UUID) async throws -> UUID
 

@@ -281,6 +281,17 @@ package struct PostgresOutboxStore: OutboxStore {
 
     // MARK: Queries
 
+    package func notices(about subject: String) async throws -> [Notice] {
+        try await pool.query(
+            "SELECT payload FROM outbox_notification WHERE payload::JSONB ->> 'subject' = \(subject) ORDER BY created_at, id"
+        ).map { try OutboxCoding.notice($0.decode(String.self)) }
+    }
+
+    package func erase(about subject: String) async throws -> Int {
+        // Deliveries, attempts, steps and policies go with their notice (ON DELETE CASCADE).
+        try await pool.query("DELETE FROM outbox_notification WHERE payload::JSONB ->> 'subject' = \(subject) RETURNING id").count
+    }
+
     package func notification(_ id: UUID) async throws -> Notice? {
         try await pool.query("SELECT payload FROM outbox_notification WHERE id = \(id.uuidString)").first.map {
             try OutboxCoding.notice($0.decode(String.self))

@@ -177,6 +177,22 @@ package struct SQLiteOutboxStore: OutboxStore {
 
     // MARK: Queries
 
+    package func notices(about subject: String) async throws -> [Notice] {
+        try await writer.read { db in
+            try String.fetchAll(
+                db, sql: "SELECT payload FROM notification WHERE json_extract(payload, '$.subject') = ? ORDER BY createdAt, id",
+                arguments: [subject])
+        }.map(OutboxCoding.notice)
+    }
+
+    package func erase(about subject: String) async throws -> Int {
+        try await writer.write { db in
+            // Deliveries, attempts, steps and policies go with their notice (ON DELETE CASCADE).
+            try db.execute(sql: "DELETE FROM notification WHERE json_extract(payload, '$.subject') = ?", arguments: [subject])
+            return db.changesCount
+        }
+    }
+
     package func notification(_ id: UUID) async throws -> Notice? {
         try await writer.read { db in
             try String.fetchOne(db, sql: "SELECT payload FROM notification WHERE id = ?", arguments: [id.uuidString])
