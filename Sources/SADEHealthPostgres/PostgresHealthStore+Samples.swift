@@ -40,7 +40,7 @@ extension PostgresHealthStore {
             try await connection.rows(
                 """
                 DELETE FROM sample WHERE change_number IN (
-                    SELECT change_number FROM sample WHERE type = \(type.identifier) AND start < \(date.timeIntervalSince1970)
+                    SELECT change_number FROM sample WHERE type = \(type.identifier) AND start < \(date.timeIntervalSinceReferenceDate)
                     AND correlation IS NULL LIMIT \(limit))
                 RETURNING change_number
                 """, database

@@ -52,7 +52,7 @@ extension SQLiteHealthStore {
                     DELETE FROM sample WHERE change_number IN (
                         SELECT change_number FROM sample WHERE type = ? AND start < ? AND correlation IS NULL LIMIT ?)
                     """,
-                arguments: [type.identifier, date.timeIntervalSince1970, limit])
+                arguments: [type.identifier, date.timeIntervalSinceReferenceDate, limit])
             return db.changesCount
         }
     }
