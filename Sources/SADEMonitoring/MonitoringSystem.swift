@@ -41,6 +41,10 @@ public final class MonitoringSystem: Sendable {
         public var homeEventRetention: Duration?
         /// How long samples are kept (purged hourly in the background); `nil` keeps them all.
         public var sampleRetention: Duration?
+        /// The keys that seal identifying data (patients' and workers' names, dates of
+        /// birth, contact details; accounts' names, e-mail addresses and locations) before
+        /// any store sees it; `nil` stores them as they are.
+        public var dataKeys: DataKeyRing?
         /// The health store and clinical registry to use (e.g. a `PostgresHealthStore`
         /// shared by several nodes); `nil` opens `health.sqlite` in ``dataDirectory``.
         public var healthStore: (any HealthStore & ClinicalRegistry)?
@@ -64,7 +68,7 @@ public final class MonitoringSystem: Sendable {
             dataDirectory: String?, passwordHasher: PasswordHasher = .standard, smtp: SMTPConfiguration? = nil,
             webhookURL: String? = nil, webhookSecret: String? = nil, clock: any Clock<Duration> = ContinuousClock(), epoch: Date = Date(),
             platformName: String = "hospital", simulatedMonitorInterval: Duration = .seconds(5),
-            homeEventRetention: Duration? = .seconds(365 * 86_400), sampleRetention: Duration? = nil, healthStore: (any HealthStore & ClinicalRegistry)? = nil,
+            homeEventRetention: Duration? = .seconds(365 * 86_400), sampleRetention: Duration? = nil, dataKeys: DataKeyRing? = nil, healthStore: (any HealthStore & ClinicalRegistry)? = nil,
             accountRecords: (any AccountRecords & DeviceTokenRecords)? = nil, postgres: PostgresPool? = nil,
             nodeName: String = MonitoringSystem.defaultNodeName, evaluationLease: Duration = .seconds(10),
             tunePipeline: @escaping @Sendable (inout MonitoringPipeline.Configuration) -> Void = { _ in }
@@ -76,6 +80,7 @@ public final class MonitoringSystem: Sendable {
             self.evaluationLease = evaluationLease
             self.homeEventRetention = homeEventRetention
             self.sampleRetention = sampleRetention
+            self.dataKeys = dataKeys
             self.dataDirectory = dataDirectory
             self.passwordHasher = passwordHasher
             self.smtp = smtp
@@ -167,22 +172,20 @@ public final class MonitoringSystem: Sendable {
         database = try MonitoringDatabase(directory: configuration.dataDirectory)
         var accountRecords = configuration.accountRecords
         if accountRecords == nil, let postgres = configuration.postgres { accountRecords = try await PostgresAccountRecords(postgres) }
-        if let records = accountRecords {
-            accounts = AccountStore(records: records, hasher: configuration.passwordHasher)
-            devices = DeviceTokens(records: records)
-        } else {
-            accounts = AccountStore(database: database, hasher: configuration.passwordHasher)
-            devices = DeviceTokens(database: database)
-        }
+        var records = accountRecords ?? SQLiteAccountRecords(writer: database.writer)
+        if let keys = configuration.dataKeys { records = SealingAccountRecords(records, keys: keys) }
+        accounts = AccountStore(records: records, hasher: configuration.passwordHasher)
+        devices = DeviceTokens(records: records)
         if let postgres = configuration.postgres {
             audit = AuditTrail(records: try await PostgresAuditRecords(postgres))
         } else {
             audit = AuditTrail(records: try SQLiteAuditRecords(directory: configuration.dataDirectory))
         }
         do {
-            health = try configuration.healthStore
+            let store = try configuration.healthStore
                 ?? configuration.dataDirectory.map { directory throws(HealthError) in try SQLiteHealthStore(directory: directory) }
                 ?? SQLiteHealthStore.inMemory() as any HealthStore & ClinicalRegistry
+            health = configuration.dataKeys.map { SealingHealthStore(store, keys: $0) } ?? store
         } catch { throw MonitoringError(error) }
         if let postgres = configuration.postgres {
             wearableStore = WearableStore(records: try await PostgresWearableRecords(postgres))

@@ -88,6 +88,12 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Days samples are kept (older ones are purged hourly in the background); 0 keeps them all.")
     var retainDays = 0
 
+    @Option(help: """
+        Seal names, dates of birth and contact details with the keys in this file (AES-GCM) before they are stored; \
+        sade keys new makes one, sade keys rotate replaces its key.
+        """)
+    var dataKeyFile: String?
+
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be 0…65535") }
         guard maxBodyBytes > 0 else { throw ValidationError("--max-body-bytes must be positive") }
@@ -135,10 +141,14 @@ struct ServeCommand: AsyncParsableCommand {
         ServerMetrics.bootstrap()  // everything measured from here on is shown at /metrics
         let logger = Logger(label: "sade.serve")
         let shared = try await openSharedStores()
+        var dataKeys: DataKeyRing?
+        if let dataKeyFile {
+            do { dataKeys = try DataKeyRing(fileAt: dataKeyFile) } catch { throw ValidationError("\(error)") }
+        }
         let system = try await openSystem(.init(
             dataDirectory: data, smtp: mail.configuration(), webhookURL: webhook, webhookSecret: webhookSecret,
             homeEventRetention: homeRetentionDays > 0 ? .seconds(homeRetentionDays * 86_400) : nil,
-            sampleRetention: retainDays > 0 ? .seconds(retainDays * 86_400) : nil, healthStore: shared?.health,
+            sampleRetention: retainDays > 0 ? .seconds(retainDays * 86_400) : nil, dataKeys: dataKeys, healthStore: shared?.health,
             postgres: shared?.pool, nodeName: node ?? MonitoringSystem.defaultNodeName, evaluationLease: .seconds(evaluationLease)))
         if demo {
             // Nodes started together on one database seed it once: the others wait, then find it seeded.

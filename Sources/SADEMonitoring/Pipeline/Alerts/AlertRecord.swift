@@ -25,7 +25,7 @@ public struct AlertRecord: Hashable, Sendable, Codable, Identifiable {
     public var category: AlertCategory
     /// Warning or alarm.
     public var severity: NotificationSeverity
-    /// A short title, e.g. `NEWS2 7 (high): Ana Lima`.
+    /// A short title, e.g. `NEWS2 7 (high): patient-03` (the identifier, never the name).
     public var title: String
     /// The text sent to the team.
     public var message: String

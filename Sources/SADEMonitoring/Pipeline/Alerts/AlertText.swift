@@ -1,13 +1,15 @@
 import Foundation
 import SADEHealth
 
-/// The title and text of an alert, for people.
+/// The title and text of an alert, for people. A patient is named by their identifier
+/// and bed, never by name: alerts and their notices are stored as they are (only the
+/// registry's identifying data is sealed) and leave the system by e-mail and webhook.
 struct AlertText {
     let title: String
     let message: String
 
     init(_ anomaly: Anomaly, patient: Patient?, sector: HospitalSector?) {
-        let who = patient?.name ?? anomaly.patient.rawValue
+        let who = anomaly.patient.rawValue
         let place = [sector?.name, patient?.bed.map { "bed \($0)" }].compactMap { $0 }.joined(separator: ", ")
         switch anomaly.kind {
         case .news2:
