@@ -16,6 +16,9 @@ public struct DataKeyRing: Sendable {
     /// What went wrong with a key file or a sealed value.
     public struct Failure: Error, Hashable, Sendable, CustomStringConvertible {
         public let description: String
+
+        /// A failure, told in a sentence.
+        public init(description: String) { self.description = description }
     }
 
     /// One key and its identifier (a digest of it, written into every value it seals).

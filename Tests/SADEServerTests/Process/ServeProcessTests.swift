@@ -110,3 +110,67 @@ struct ServeProcessTests {
         let start: String
     }
 }
+
+/// `sade keys` and `sade serve --data-key-file`, as processes.
+@Suite("Data keys as processes", .timeLimit(.minutes(3)))
+struct DataKeyProcessTests {
+    /// Every byte of a data directory's files: what a stolen disk or backup holds.
+    static func bytes(of directory: String) throws -> Data {
+        var bytes = Data()
+        for file in try FileManager.default.contentsOfDirectory(atPath: directory) {
+            bytes += (try? Data(contentsOf: URL(fileURLWithPath: directory + "/" + file))) ?? Data()
+        }
+        return bytes
+    }
+
+    @Test("""
+        keys new makes a key file; serve --demo with it stores no name, birth date or e-mail address in the open; keys rotate \
+        seals everything under a new key and retires the old; serve reads it all with the rotated file
+        """)
+    func sealedServe() async throws {
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("sade-keys-\(UUID().uuidString)").path
+        let keyFile = data + "-key"
+        defer {
+            try? FileManager.default.removeItem(atPath: data)
+            try? FileManager.default.removeItem(atPath: keyFile)
+        }
+        let made = try await SadeProcess.run(["keys", "new", "--data-key-file", keyFile])
+        #expect(made.status == 0 && made.output.hasPrefix("data key "), "\(made.output)\(made.error)")
+        #expect(try await SadeProcess.run(["keys", "new", "--data-key-file", keyFile]).status != 0, "never over an existing file")
+        let firstKey = try String(contentsOfFile: keyFile, encoding: .utf8)
+
+        let (server, url) = try await ServeProcessTests.serve(["--demo", "--data", data, "--data-key-file", keyFile])
+        let admin = try await ServeProcessTests.login(url, "admin")
+        let me = try await HarnessResponse.json(.get, url + "/api/v1/auth/me", token: admin)
+        let adminName = try #require(me.object?["name"] as? String)
+        let adminEmail = try #require(me.object?["email"] as? String)
+        let patients = try #require(try await HarnessResponse.json(.get, url + "/api/v1/patients", token: admin).array as? [[String: Any]])
+        let names = patients.compactMap { ($0["patient"] as? [String: Any])?["name"] as? String }
+        #expect(names.count == 14, "the demo's 12 in hospital and 2 at home: \(names)")
+        server.signal(SIGTERM)
+        #expect(await server.finish().status == 0)
+
+        let disk = try Self.bytes(of: data)
+        for secret in names + [adminName, adminEmail] {
+            #expect(disk.range(of: Data(secret.utf8)) == nil, "\(secret) is stored in the open")
+        }
+
+        let rotated = try await SadeProcess.run(["keys", "rotate", "--data-key-file", keyFile, "--data", data])
+        #expect(rotated.status == 0, "\(rotated.output)\(rotated.error)")
+        #expect(rotated.output.contains("now seals 14 patients"), "\(rotated.output)")
+        let secondKey = try String(contentsOfFile: keyFile, encoding: .utf8)
+        #expect(secondKey != firstKey && secondKey.split(separator: "\n").filter { $0.hasPrefix("sade-data-key") }.count == 1)
+
+        let (again, secondURL) = try await ServeProcessTests.serve(["--data", data, "--data-key-file", keyFile])
+        let token = try await ServeProcessTests.login(secondURL, "admin")
+        let reread = try #require(try await HarnessResponse.json(.get, secondURL + "/api/v1/patients", token: token).array as? [[String: Any]])
+        #expect(Set(reread.compactMap { ($0["patient"] as? [String: Any])?["name"] as? String }) == Set(names))
+        again.signal(SIGTERM)
+        #expect(await again.finish().status == 0)
+
+        try Data(firstKey.utf8).write(to: URL(fileURLWithPath: keyFile))  // the retired key opens nothing now
+        let stale = try await SadeProcess(["serve", "--port", "0", "--data", data, "--data-key-file", keyFile]).finish()
+        #expect(stale.status != 0, "serve refuses to start on records it cannot open")
+        #expect(stale.error.contains("which the data key file does not hold"), "\(stale.error)")
+    }
+}
