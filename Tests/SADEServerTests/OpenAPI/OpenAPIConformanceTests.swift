@@ -20,6 +20,7 @@ struct OpenAPIConformanceTests {
             try await Self.wearable(&log, ward: ward)
             try await Self.issueTrack(&log, ward: ward)
             try await Self.homes(&log, ward: ward)
+            try await Self.privacy(&log, ward: ward)
             let document = try await harness.request(.get, "/openapi.json").body
             let run = try await OpenAPIChecks.python(
                 ["-c", OpenAPIChecks.conformanceScript, "$openapi.json", "$answers.json"],
