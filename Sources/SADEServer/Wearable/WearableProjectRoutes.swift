@@ -4,10 +4,11 @@ import SADEMonitoring
 
 extension MonitoringServer {
     /// The thesis's Project controller: every signed-in user may list and read
-    /// projects; an admin creates them and assigns users.
+    /// projects (not a device token: it only writes its patient's observations); an
+    /// admin creates them and assigns users.
     func addWearableProjectRoutes(to projects: RouterGroup<MonitoringRequestContext>) {
         projects.get { _, context in
-            _ = try context.requireCaller()
+            try Self.requirePerson(context)
             return try await system.wearable.store.projects().map(WearableProjectView.init)
         }
 
@@ -27,10 +28,17 @@ extension MonitoringServer {
         }
 
         projects.get(":id") { _, context in
-            _ = try context.requireCaller()
+            try Self.requirePerson(context)
             let id: Int = try wearableNumber("id", in: context)
             guard let project = try await system.wearable.store.project(id) else { throw APIError.notFound("no project \(id)") }
             return WearableProjectView(project)
+        }
+    }
+
+    /// 401 anonymous, 403 for a device token.
+    static func requirePerson(_ context: MonitoringRequestContext) throws {
+        guard try context.requireCaller().role != .device else {
+            throw APIError.forbidden("a device token only writes its patient's observations")
         }
     }
 }

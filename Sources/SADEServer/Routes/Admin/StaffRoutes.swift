@@ -65,10 +65,11 @@ extension MonitoringServer {
         api.put("staff/:id") { request, context in
             let caller = try context.requireStaff()
             var worker = try await registeredWorker(try context.pathParameter("id"))
+            // Another's record is refused before the body is read: nothing is learnt of how it would be judged.
+            if caller.role != .admin, caller.staffID != worker.id { throw APIError.forbidden("you may change only your own duty status") }
             let input = try await request.decode(as: StaffInput.self, context: context)
-            if caller.role != .admin {
-                guard caller.staffID == worker.id else { throw APIError.forbidden("you may change only your own duty status") }
-                guard input.changesOnlyDuty else { throw APIError.forbidden("only an admin may change a worker's details or sectors") }
+            if caller.role != .admin, !input.changesOnlyDuty {
+                throw APIError.forbidden("only an admin may change a worker's details or sectors")
             }
             if let name = input.name { worker.name = try AdminInput.requiredText(name, field: "name") }
             if let licence = input.licence { worker.licence = AdminInput.optionalText(licence) }
