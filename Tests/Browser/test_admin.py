@@ -184,11 +184,60 @@ class AdminTests(DashboardTestCase):
         wait(self.driver, lambda d: not d.execute_script("return document.querySelector('dialog').open"), "Escape closes the details")
         self.assertIn("item-details", self.driver.switch_to.active_element.get_attribute("class"), "focus returns to the button")
 
+    def test_the_audit_trail_shows_the_chain_intact_the_admins_login_and_a_failed_login_found_by_its_kind(self):
+        admin = token("admin")
+        status, page = call("GET", "/api/v1/audit?limit=1", token=admin)
+        self.assertEqual(status, 200, page)
+        before_login = page["entries"][0]["sequence"]
+        for _ in range(100):  # more than a page (100 entries) of the admin's own reads
+            self.assertEqual(call("GET", "/api/v1/auth/me", token=admin)[0], 200)
+        login(self.driver, "admin")
+        self.driver.get(BASE + "/#/admin/audit")
+        wait(self.driver, lambda d: "The chain is intact" in text(d, "#audit-chain"), "the chain is checked and reported intact")
+        self.assertEqual(attr(self.driver, '.subnav a[aria-current="page"]', "href"), "#/admin/audit")
+        own = '#audit-entries tr[data-action="login"]'
+        wait(self.driver, lambda d: css(d, own), "the admin's login is listed")
+        self.assertGreater(int(attr(self.driver, own, "data-sequence")), before_login, "the newest login is the browser's")
+        self.assertEqual((text(self.driver, own + " .audit-actor .actor"), text(self.driver, own + " .audit-actor .role")), ("admin", "admin"),
+                         "by admin, as an admin")
+        self.assertEqual(text(self.driver, own + " .audit-target"), "POST /api/v1/auth/login")
+        self.assertEqual(text(self.driver, own + " .audit-status"), "200")
+        self.driver.execute_script("window.scrollTo(0, 0)")
+        shot(self.driver, "admin-audit")
+
+        sequences = lambda d: d.execute_script(
+            "return [...document.querySelectorAll('#audit-entries tbody tr')].map(r => Number(r.dataset.sequence))")
+        first_page = sequences(self.driver)
+        self.assertEqual(len(first_page), 100, "a page holds 100 entries")
+        click(self.driver, "#older-entries")
+        wait(self.driver, lambda d: len(sequences(d)) > 100, "Older entries adds the next page below")
+        both = sequences(self.driver)
+        self.assertEqual(both[:100], first_page, "the first page stays")
+        self.assertEqual(both, sorted(set(both), reverse=True), "newest first, none twice")
+
+        intruder = unique("intruder")
+        self.assertEqual(call("POST", "/api/v1/auth/login", {"username": intruder, "password": "not-the-password"})[0], 401)
+        choose(self.driver, '[name="audit-action"]', "login-failed")
+        click(self.driver, "#audit-filter-submit")
+        failed = '#audit-entries tbody tr[data-action="login-failed"]'
+        wait(self.driver, lambda d: text(d, failed + " .audit-actor .actor") == intruder, "the failed login is listed with the username it tried")
+        self.assertEqual(text(self.driver, failed + " .audit-action"), "Failed login")
+        self.assertEqual(text(self.driver, failed + " .audit-status"), "401")
+        kinds = self.driver.execute_script("return [...document.querySelectorAll('#audit-entries tbody tr')].map(r => r.dataset.action)")
+        self.assertEqual(set(kinds), {"login-failed"}, "only failed logins are listed")
+        fill(self.driver, {'[name="audit-actor"]': intruder})
+        click(self.driver, "#audit-filter-submit")
+        wait(self.driver, lambda d: text(d, "#audit-count") == "1 entry.", "the user name narrows the list to the one attempt")
+        click(self.driver, '#audit-filter button[type="reset"]')
+        wait(self.driver, lambda d: "older ones not shown yet" in text(d, "#audit-count"), "Clear lists every entry again")
+        self.assertEqual(self.driver.execute_script("return document.querySelector('[name=\"audit-action\"]').value"), "", "the filter is cleared")
+
     def test_admin_pages_fit_a_phone(self):
         self.use_phone()
         login(self.driver, "admin")
         for page, ready in (("hospitals", "#hospital-list table"), ("staff", "#workers tbody tr"), ("patients", "#admin-patients tbody tr"),
-                            ("patients/patient-01", "#thresholds-form"), ("projects", "#projects tbody tr")):
+                            ("patients/patient-01", "#thresholds-form"), ("audit", "#audit-entries tbody tr"),
+                            ("projects", "#projects tbody tr")):
             self.driver.get(BASE + f"/#/admin/{page}")
             wait(self.driver, lambda d: css(d, ready), f"admin {page} shows at phone width")
             self.assertTrue(no_sideways_scroll(self.driver), f"admin {page} fits the phone's width")

@@ -52,35 +52,40 @@ public enum AuditChain {
     public struct Verification: Sendable, Hashable {
         /// How many entries were read.
         public let entries: Int
+        /// The head the entries were checked up to (read first).
+        public let head: AuditHead
         /// The first break, if any.
         public let firstBreak: Break?
     }
 
-    /// Reads every entry of `records` in order, checking each link and, at the end, the
-    /// head; stops at the first break.
+    /// Reads the head, then every entry up to it in order, checking each link and that
+    /// the last is the head's; stops at the first break. Entries appended meanwhile are
+    /// left for the next check.
     public static func verify(_ records: any AuditRecords, pageSize: Int = 2_000) async throws(MonitoringError) -> Verification {
+        // The head first: it and the entries up to it were committed together, so appends
+        // made while the chain is read (a running server) are simply not looked at.
+        let head = try await records.head()
         var expected = AuditHead.empty
         var count = 0
-        while true {
+        reading: while expected.sequence < head.sequence {
             let page = try await records.chain(after: expected.sequence, limit: pageSize)
-            for entry in page {
+            for entry in page where entry.sequence <= head.sequence {
                 count += 1
                 if let failure = check(entry, after: expected) {
-                    return Verification(entries: count, firstBreak: failure)
+                    return Verification(entries: count, head: head, firstBreak: failure)
                 }
                 expected = AuditHead(sequence: entry.sequence, hash: entry.hash)
             }
-            if page.count < pageSize { break }
+            if page.count < pageSize || page.last.map({ $0.sequence >= head.sequence }) == true { break reading }
         }
-        let head = try await records.head()
         if head != expected {
             let reason =
                 head.sequence > expected.sequence
                 ? "the trail ends at entry \(expected.sequence) but its head says \(head.sequence): entries were removed from the end"
-                : "the trail's head (entry \(head.sequence), \(head.hash.prefix(12))…) does not match its last entry (\(expected.sequence), \(expected.hash.prefix(12))…)"
-            return Verification(entries: count, firstBreak: Break(sequence: expected.sequence + 1, reason: reason))
+                : "the trail's head (entry \(head.sequence), \(head.hash.prefix(12))…) does not match its entry (\(expected.sequence), \(expected.hash.prefix(12))…)"
+            return Verification(entries: count, head: head, firstBreak: Break(sequence: expected.sequence + 1, reason: reason))
         }
-        return Verification(entries: count, firstBreak: nil)
+        return Verification(entries: count, head: head, firstBreak: nil)
     }
 
     /// Why `entry` does not follow `previous`, if it does not.

@@ -102,7 +102,7 @@ public struct AuditHead: Sendable, Hashable {
 
 /// Which entries to list, newest first.
 public struct AuditQuery: Sendable, Hashable {
-    /// Only this actor's (a username, exactly).
+    /// Only this actor's (a username, regardless of ASCII case, as logins take them).
     public var actor: String?
     /// Only those touching this patient.
     public var patient: PatientID?

@@ -90,7 +90,7 @@ public struct PostgresAuditRecords: AuditRecords {
         try await select(
             """
             SELECT \(unescaped: Self.columns) FROM audit_entry
-            WHERE (\(query.actor)::TEXT IS NULL OR actor = \(query.actor))
+            WHERE (\(query.actor)::TEXT IS NULL OR lower(actor COLLATE "C") = lower(\(query.actor) COLLATE "C"))
               AND (\(query.patient?.rawValue)::TEXT IS NULL OR patient_id = \(query.patient?.rawValue))
               AND (\(query.action?.rawValue)::TEXT IS NULL OR action = \(query.action?.rawValue))
               AND (\(query.since.map(AuditChain.milliseconds))::BIGINT IS NULL OR at >= \(query.since.map(AuditChain.milliseconds)))

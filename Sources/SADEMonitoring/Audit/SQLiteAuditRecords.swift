@@ -95,7 +95,7 @@ public struct SQLiteAuditRecords: AuditRecords {
     public func entries(_ query: AuditQuery) async throws(MonitoringError) -> [AuditEntry] {
         var conditions: [String] = []
         var arguments: StatementArguments = []
-        if let actor = query.actor { conditions.append("actor = ?"); arguments += [actor] }
+        if let actor = query.actor { conditions.append("actor = ? COLLATE NOCASE"); arguments += [actor] }
         if let patient = query.patient { conditions.append("patientID = ?"); arguments += [patient.rawValue] }
         if let action = query.action { conditions.append("action = ?"); arguments += [action.rawValue] }
         if let since = query.since { conditions.append("at >= ?"); arguments += [AuditChain.milliseconds(since)] }

@@ -48,18 +48,19 @@ extension MonitoringServer {
     func addAuditRoutes(to api: RouterGroup<MonitoringRequestContext>) {
         api.get("audit") { request, context in
             _ = try context.requireAdmin()
-            let query = try Self.auditQuery(request.uri.queryParameters)
-            let entries = try await system.audit.entries(query)
-            let next = entries.count == query.limit ? entries.last?.sequence : nil
+            var query = try Self.auditQuery(request.uri.queryParameters)
+            query.limit += 1  // one more than shown: whether there is a next page
+            let found = try await system.audit.entries(query)
+            let entries = found.prefix(query.limit - 1)
+            let next = found.count == query.limit ? entries.last?.sequence : nil
             return AuditPage(entries: entries.map(AuditEntryView.init), next: next)
         }
 
         api.get("audit/verification") { _, context in
             _ = try context.requireAdmin()
             let verification = try await system.audit.verify()
-            let head = try await system.audit.records.head()
             return AuditVerificationView(
-                intact: verification.firstBreak == nil, entries: verification.entries, headSequence: head.sequence,
+                intact: verification.firstBreak == nil, entries: verification.entries, headSequence: verification.head.sequence,
                 firstBroken: verification.firstBreak?.sequence, reason: verification.firstBreak?.reason)
         }
     }

@@ -33,7 +33,7 @@ struct AuditVerifyCommand: AsyncParsableCommand {
     func run() async throws {
         let (records, close) = try await open()
         let verification = try await AuditChain.verify(records)
-        let head = try await records.head()
+        let head = verification.head
         guard let broken = verification.firstBreak else {
             print("audit trail intact: \(verification.entries) entries, head \(head.sequence) \(head.hash)")
             await close()

@@ -105,6 +105,9 @@ struct AuditRouteTests {
                 path = "/api/v1/audit?limit=2&before=\(next)"
             }
             #expect(sequences == Array((1...sequences.count).reversed()), "pages join up, newest first")
+            let whole = try await harness.request(.get, "/api/v1/audit?actor=DOCTOR1&action=read&limit=3", token: ward.admin)
+            #expect((whole.object?["entries"] as? [Any])?.count == 3, "usernames regardless of case")
+            #expect(whole.object?["next"] == nil, "a page holding the last entry has no next, even when full")
             #expect(sequences.count >= 9)
 
             let later = harness.system.now().addingTimeInterval(60)

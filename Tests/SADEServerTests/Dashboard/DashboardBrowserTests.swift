@@ -34,7 +34,7 @@ struct DashboardBrowserTests {
         let pages = [
             "patients", "monitor", "alerts", "patients-phone",
             "admin", "admin-staff", "admin-patients", "admin-patient", "admin-projects", "admin-project-data",
-            "admin-patients-phone", "admin-projects-phone",
+            "admin-patients-phone", "admin-projects-phone", "admin-audit",
             "wearable-register", "wearable-data", "wearable-map", "wearable-data-phone", "wearable-map-phone",
             "issues", "issues-admin", "issues-phone",
             "homes", "home-plan", "home-device", "home-messages", "home-energy", "home-activity", "home-batteries", "home-new",

@@ -9,6 +9,7 @@ const SECTIONS = [
   { id: 'staff', label: 'Staff', module: './admin/staff.js' },
   { id: 'patients', label: 'Patients', module: './admin/patients.js', record: './admin/patient.js' },
   { id: 'projects', label: 'Wearable projects', module: './admin/projects.js', record: './admin/project.js' },
+  { id: 'audit', label: 'Audit trail', module: './admin/audit.js' },
 ];
 
 export async function render(main, [sectionID, recordID]) {
