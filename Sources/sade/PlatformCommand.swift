@@ -35,12 +35,19 @@ struct PlatformCommand: AsyncParsableCommand {
     @OptionGroup(title: "Mutual TLS")
     var tls: PlatformTLSOptions
 
+    @Flag(help: "Advertise the platform on the local network (mDNS, _sade._tcp) and find the others: their agents are then reached by name alone.")
+    var discover = false
+
+    @Option(help: "Seconds other hosts keep this platform's discovery records (it vanishes this long after dying without a goodbye).")
+    var discoveryTTL: Int = 120
+
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
         guard !name.isEmpty, !name.contains("@"), !name.contains(where: \.isWhitespace) else {
             throw ValidationError("--name must be a word without '@' or spaces")
         }
         guard (0...10_000).contains(participants) else { throw ValidationError("--participants must be between 0 and 10000") }
+        guard (1...86_400).contains(discoveryTTL) else { throw ValidationError("--discovery-ttl must be between 1 and 86400 seconds") }
         if let certified = try tls.platformName(), certified != name {
             throw ValidationError("--tls-cert is platform \(certified)'s, not \(name)'s: name the platform as its certificate does")
         }
@@ -62,9 +69,27 @@ struct PlatformCommand: AsyncParsableCommand {
         for agent in agents { try await agent.start() }
         say("platform \(name) listening on \(transport.addresses.joined(separator: " "))")
         say("agents: \(agents.map(\.identifier.name).joined(separator: ", ")), ams@\(name), df@\(name)")
+        var discovery: PlatformDiscovery?
+        if discover {
+            do {
+                discovery = try await PlatformDiscovery.start(for: platform, transport: transport, ttl: UInt32(discoveryTTL)) { change in
+                    switch change {
+                    case .found(let found): say("found platform \(found.name) at \(found.transportAddresses.joined(separator: " "))")
+                    case .updated(let found): say("platform \(found.name) now at \(found.transportAddresses.joined(separator: " ")) services \(found.services)")
+                    case .lost(let lost): say("lost platform \(lost)")
+                    }
+                }
+                say("advertised as \(name).\(PlatformDiscovery.serviceType)")
+            } catch {
+                FileHandle.standardError.write(Data("sade platform: discovery: \(error)\n".utf8))
+                await transport.shutdown()
+                throw ExitCode.failure
+            }
+        }
 
         let signal = await TerminationSignal.wait()
         say("\(signal) received: shutting down")
+        await discovery?.stop()  // goodbye first: the others forget this platform at once
         for agent in agents { await agent.stop() }
         await transport.shutdown()
         say("platform \(name) stopped")
@@ -72,7 +97,7 @@ struct PlatformCommand: AsyncParsableCommand {
 
     /// Writes a line to standard output at once (print is buffered when piped, and a
     /// parent process waits for the listening line).
-    private func say(_ line: String) {
+    private nonisolated func say(_ line: String) {
         FileHandle.standardOutput.write(Data((line + "\n").utf8))
     }
 }

@@ -10,7 +10,7 @@ struct SadeCommand: AsyncParsableCommand {
         abstract: "SADE: agents with BDI reasoning for health applications.",
         subcommands: [
             DemoCommand.self, PlatformCommand.self, SendCommand.self, AclCommand.self, News2Command.self, FhirCommand.self,
-            NotifyCommand.self, ServeCommand.self, SimulateCommand.self, BenchCommand.self, IssueEmployeeCommand.self, HomeCommand.self, AuditCommand.self, KeysCommand.self,
+            NotifyCommand.self, ServeCommand.self, SimulateCommand.self, BenchCommand.self, IssueEmployeeCommand.self, HomeCommand.self, AuditCommand.self, KeysCommand.self, DiscoverCommand.self,
         ]
     )
 }

@@ -95,15 +95,19 @@ extension Environment {
     /// A receiver with an address that is not this platform's own is remote; one
     /// without addresses is local if its name has no platform part or this one's.
     func destination(of receiver: AgentIdentifier) -> Destination {
-        if !receiver.addresses.isEmpty {
+        var addresses = receiver.addresses
+        if addresses.isEmpty, let platform = receiver.platform, platform != name, let found = foundPlatforms.withLock({ $0[String(platform)] }) {
+            addresses = found  // a platform found by discovery
+        }
+        if !addresses.isEmpty {
             let (transports, own) = transports.withLock { ($0.attached, $0.ownAddresses) }
-            if !receiver.addresses.contains(where: own.contains) {
-                for address in receiver.addresses {
+            if !addresses.contains(where: own.contains) {
+                for address in addresses {
                     if let transport = transports.first(where: { $0.canReach(address) }) {
                         return .remote(transport, address: address)
                     }
                 }
-                let listed = receiver.addresses.joined(separator: ", ")
+                let listed = addresses.joined(separator: ", ")
                 return .undeliverable(.unreachable(receiver, reason: "no transport for \(listed)"))
             }
         }

@@ -82,4 +82,21 @@ public final class Environment: Sendable {
 
     /// The addresses where this platform can be reached, over every attached transport.
     public var addresses: [String] { transports.withLock { $0.attached.flatMap(\.addresses) } }
+
+    /// Where other platforms were found (by discovery), for receivers named without addresses.
+    let foundPlatforms = Mutex<[String: [String]]>([:])
+
+    /// Remembers that platform `name` is reached at `addresses` (`tcp://host:port`): a
+    /// message to `agent@name` with no addresses of its own goes there.
+    public func learn(_ addresses: [String], ofPlatform name: String) {
+        foundPlatforms.withLock { $0[name] = addresses }
+    }
+
+    /// Forgets where platform `name` is (it went away).
+    public func forget(platform name: String) {
+        foundPlatforms.withLock { $0[name] = nil }
+    }
+
+    /// The platforms found, with their addresses.
+    public var knownPlatforms: [String: [String]] { foundPlatforms.withLock { $0 } }
 }
