@@ -47,9 +47,18 @@ struct SendCommand: AsyncParsableCommand {
     @OptionGroup(title: "Mutual TLS (the command's platform is then the one its certificate names)")
     var tls: PlatformTLSOptions
 
+    @Flag(help: "Find the receiver's platform on the local network (mDNS): --to is then NAME@PLATFORM, no address.")
+    var discover = false
+
     func validate() throws {
-        guard Self.receiver(from: to) != nil else {
-            throw ValidationError("--to must look like NAME@tcp://HOST:PORT, e.g. echo@tcp://127.0.0.1:7000")
+        if discover {
+            guard Self.receiver(from: to) != nil || AgentIdentifier(name: to).platform.map({ !$0.isEmpty }) == true else {
+                throw ValidationError("--to must look like NAME@PLATFORM with --discover, e.g. echo@beta")
+            }
+        } else {
+            guard Self.receiver(from: to) != nil else {
+                throw ValidationError("--to must look like NAME@tcp://HOST:PORT, e.g. echo@tcp://127.0.0.1:7000")
+            }
         }
         guard Performative(rawValue: performative) != nil else {
             throw ValidationError("unknown performative '\(performative)'; one of: \(Performative.allCases.map(\.rawValue).joined(separator: ", "))")
@@ -69,7 +78,15 @@ struct SendCommand: AsyncParsableCommand {
     func run() async throws {
         CommandLogging.bootstrapped
         let platform = Environment(name: try tls.platformName() ?? "sade-send-\(ProcessInfo.processInfo.processIdentifier)")
-        let receiver = Self.receiver(from: to)!
+        var receiver = Self.receiver(from: to) ?? AgentIdentifier(name: to)
+        if receiver.addresses.isEmpty {
+            // --discover: where the platform is, from its mDNS advertisement.
+            guard let found = try await Self.find(platform: String(receiver.platform ?? ""), within: timeout) else {
+                FileHandle.standardError.write(Data("sade send: no platform '\(receiver.platform ?? "")' found on the network within \(timeout) s\n".utf8))
+                throw ExitCode.failure
+            }
+            receiver = AgentIdentifier(name: receiver.name, addresses: found.transportAddresses)
+        }
         let isLocal = TCPEndpoint(address: receiver.addresses[0]).map { ["127.0.0.1", "localhost", "::1"].contains($0.host) } ?? false
         let transport = try await TCPTransport.start(
             for: platform,
@@ -106,6 +123,27 @@ struct SendCommand: AsyncParsableCommand {
             FileHandle.standardError.write(Data("sade send: agreed, but no result within \(timeout) s\n".utf8))
             throw ExitCode.failure
         }
+    }
+
+    /// The platform called `name` as it advertises itself, once found, or `nil` after `timeout` seconds.
+    private static func find(platform name: String, within timeout: Double) async throws -> DiscoveredPlatform? {
+        let (changes, continuation) = AsyncStream.makeStream(of: DiscoveredPlatform.self)
+        let discovery = try await PlatformDiscovery.start(advertising: nil) { change in
+            if case .found(let platform) = change, platform.name == name { continuation.yield(platform) }
+        }
+        let found = await withTaskGroup(of: DiscoveredPlatform?.self) { group in
+            group.addTask { await changes.first { _ in true } }
+            group.addTask {
+                try? await Task.sleep(for: .seconds(timeout))
+                return nil
+            }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            return first
+        }
+        continuation.finish()
+        await discovery.stop()
+        return found
     }
 
     /// The replies up to the first that is not an `agree`, or what came before the timeout.

@@ -59,6 +59,9 @@ public struct MissingTestTool: Error, CustomStringConvertible {
     /// What is missing, e.g. "Python package aiosmtpd for /usr/bin/python3".
     public let what: String
 
+    /// `what` is missing.
+    public init(what: String) { self.what = what }
+
     public var description: String {
         "\(what) is missing: run `scripts/test` (the README's test command), which installs what the tests need"
     }

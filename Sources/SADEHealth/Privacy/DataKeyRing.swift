@@ -1,5 +1,10 @@
 import Crypto
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The keys that seal identifying data (names, dates of birth, contact details) before
 /// any store sees it: AES-256-GCM, each value bound to the record it belongs to. The
@@ -86,17 +91,41 @@ public struct DataKeyRing: Sendable {
         let text = "# SADE data keys: the first seals, every one opens. Keep this file apart from the data and its backups.\n"
             + keys.map(\.line).joined(separator: "\n") + "\n"
         let temporary = path + ".new-\(UUID().uuidString.prefix(8))"
-        do {
-            guard FileManager.default.createFile(atPath: temporary, contents: Data(text.utf8), attributes: [.posixPermissions: 0o600]) else {
-                throw Failure(description: "cannot write \(temporary)")
-            }
-            if rename(temporary, path) != 0 { throw Failure(description: "cannot replace \(path): \(String(cString: strerror(errno)))") }
-        } catch let failure as Failure {
-            try? FileManager.default.removeItem(atPath: temporary)
-            throw failure
-        } catch {
-            throw Failure(description: "cannot write the data key file \(path): \(error)")
+        // Made readable by its owner only before the key is in it (never 0644 for a moment).
+        guard Self.createPrivateFile(temporary, Array(text.utf8)) else {
+            let reason = String(cString: strerror(errno))
+            unlink(temporary)
+            throw Failure(description: "cannot write \(temporary): \(reason)")
         }
+        guard rename(temporary, path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            unlink(temporary)
+            throw Failure(description: "cannot write the data key file \(path): \(reason)")
+        }
+    }
+
+    /// Creates `path` (it must not exist) readable and writable by its owner only, with
+    /// `bytes`, flushed to disk.
+    private static func createPrivateFile(_ path: String, _ bytes: [UInt8]) -> Bool {
+        #if canImport(Glibc)
+        let descriptor = Glibc.open(path, O_CREAT | O_EXCL | O_WRONLY, 0o600)
+        #else
+        let descriptor = Darwin.open(path, O_CREAT | O_EXCL | O_WRONLY, 0o600)
+        #endif
+        guard descriptor >= 0 else { return false }
+        defer {
+            #if canImport(Glibc)
+            _ = Glibc.close(descriptor)
+            #else
+            _ = Darwin.close(descriptor)
+            #endif
+        }
+        #if canImport(Glibc)
+        let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+        #else
+        let written = bytes.withUnsafeBytes { Darwin.write(descriptor, $0.baseAddress, $0.count) }
+        #endif
+        return written == bytes.count && fsync(descriptor) == 0
     }
 
     /// `text` sealed under the current key, bound to `context` (the record it belongs to:

@@ -75,7 +75,9 @@ public struct AccountStore: Sendable {
 
     /// The account whose username and password match, or `nil`.
     public func authenticate(username: String, password: String) async throws(MonitoringError) -> UserAccount? {
-        let stored = try await records.account(username: username)
+        // No username holds a control character (PostgreSQL refuses a NUL in a query outright).
+        let possible = !username.unicodeScalars.contains { CharacterSet.controlCharacters.contains($0) }
+        let stored = possible ? try await records.account(username: username) : nil
         // bcrypt stops at a NUL: "secret\0anything" would match "secret".
         let usable = !password.unicodeScalars.contains { CharacterSet.controlCharacters.contains($0) }
         guard let stored, usable else {

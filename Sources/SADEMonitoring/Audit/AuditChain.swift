@@ -58,32 +58,46 @@ public enum AuditChain {
         public let firstBreak: Break?
     }
 
-    /// Reads the head, then every entry up to it in order, checking each link and that
-    /// the last is the head's; stops at the first break. Entries appended meanwhile are
-    /// left for the next check.
+    /// Reads every entry in order, checking each link, then the head: the last entry must
+    /// be the head's. Entries appended while the chain is read (a running server) are
+    /// followed until the head read after them is reached; an entry beyond the head (the
+    /// head moved back) or a head beyond the last entry (entries cut off the end) is a
+    /// break. Stops at the first break.
     public static func verify(_ records: any AuditRecords, pageSize: Int = 2_000) async throws(MonitoringError) -> Verification {
-        // The head first: it and the entries up to it were committed together, so appends
-        // made while the chain is read (a running server) are simply not looked at.
-        let head = try await records.head()
         var expected = AuditHead.empty
         var count = 0
-        reading: while expected.sequence < head.sequence {
-            let page = try await records.chain(after: expected.sequence, limit: pageSize)
-            for entry in page where entry.sequence <= head.sequence {
-                count += 1
-                if let failure = check(entry, after: expected) {
-                    return Verification(entries: count, head: head, firstBreak: failure)
+        /// Checks every entry after `expected` (up to `last`); the first break, if any.
+        func walk(upTo last: Int64 = .max) async throws(MonitoringError) -> Break? {
+            while true {
+                let page = try await records.chain(after: expected.sequence, limit: pageSize)
+                for entry in page {
+                    if entry.sequence > last { return nil }
+                    count += 1
+                    if let failure = check(entry, after: expected) { return failure }
+                    expected = AuditHead(sequence: entry.sequence, hash: entry.hash)
                 }
-                expected = AuditHead(sequence: entry.sequence, hash: entry.hash)
+                if page.count < pageSize { return nil }
             }
-            if page.count < pageSize || page.last.map({ $0.sequence >= head.sequence }) == true { break reading }
         }
-        if head != expected {
-            let reason =
-                head.sequence > expected.sequence
-                ? "the trail ends at entry \(expected.sequence) but its head says \(head.sequence): entries were removed from the end"
-                : "the trail's head (entry \(head.sequence), \(head.hash.prefix(12))…) does not match its entry (\(expected.sequence), \(expected.hash.prefix(12))…)"
+        var head = try await records.head()
+        if let failure = try await walk() { return Verification(entries: count, head: head, firstBreak: failure) }
+        // Entries and their head are committed together: a head read after the walk is at
+        // least as far as the entries it saw, unless someone moved it back.
+        head = try await records.head()
+        if expected.sequence < head.sequence, let failure = try await walk(upTo: head.sequence) {
+            return Verification(entries: count, head: head, firstBreak: failure)
+        }
+        if expected.sequence > head.sequence {
+            let reason = "entries go on to \(expected.sequence) but the head says \(head.sequence): the head was moved back"
+            return Verification(entries: count, head: head, firstBreak: Break(sequence: head.sequence + 1, reason: reason))
+        }
+        if expected.sequence < head.sequence {
+            let reason = "the trail ends at entry \(expected.sequence) but its head says \(head.sequence): entries were removed from the end"
             return Verification(entries: count, head: head, firstBreak: Break(sequence: expected.sequence + 1, reason: reason))
+        }
+        if expected.hash != head.hash {
+            let reason = "the head's hash (\(head.hash.prefix(12))…) is not entry \(head.sequence)'s (\(expected.hash.prefix(12))…)"
+            return Verification(entries: count, head: head, firstBreak: Break(sequence: head.sequence, reason: reason))
         }
         return Verification(entries: count, head: head, firstBreak: nil)
     }

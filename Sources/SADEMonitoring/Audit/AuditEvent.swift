@@ -50,14 +50,36 @@ public struct AuditEvent: Sendable, Hashable, Codable {
         address: String? = nil, detail: String? = nil
     ) {
         self.at = Date(timeIntervalSince1970: Double(AuditChain.milliseconds(at)) / 1000)
-        self.actor = actor
+        self.actor = actor.map { Self.printable($0, limit: 200) }
         self.role = role
         self.action = action
-        self.patient = patient
-        self.target = target
+        self.patient = patient.map { PatientID(rawValue: Self.printable($0.rawValue, limit: 300)) }
+        self.target = Self.printable(target, limit: 2_000)
         self.status = status
-        self.address = address
-        self.detail = detail
+        self.address = address.map { Self.printable($0, limit: 100) }
+        self.detail = detail.map { Self.printable($0, limit: 1_000) }
+    }
+}
+
+extension AuditEvent {
+    /// `text` as an entry keeps it: control characters (a NUL would cut SQLite's copy
+    /// short and PostgreSQL's JSON refuses it) written as `\u{…}`, at most `limit`
+    /// characters (a password typed as a username is not kept whole).
+    static func printable(_ text: String, limit: Int) -> String {
+        func isControl(_ scalar: Unicode.Scalar) -> Bool { scalar.value < 0x20 || (0x7F..<0xA0).contains(scalar.value) }
+        if text.utf8.count <= limit, !text.unicodeScalars.contains(where: isControl) { return text }
+        var out = ""
+        var count = 0
+        for scalar in text.unicodeScalars {
+            guard count < limit else { return out + "…" }
+            if isControl(scalar) {
+                out += "\\u{\(String(scalar.value, radix: 16))}"
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+            count += 1
+        }
+        return out
     }
 }
 
@@ -72,6 +94,13 @@ public struct AuditEntry: Sendable, Hashable {
     public let previousHash: String
     /// SHA-256 (hex) of the sequence, the previous hash and the event.
     public let hash: String
+
+    /// The hash an entry read back carries: as stored, unless its role or action is not one
+    /// we know — then none, so that the check finds the entry changed rather than hashing
+    /// the value it was read as.
+    static func storedHash(_ hash: String, role: String?, action: String) -> String {
+        AuditAction(rawValue: action) == nil || role.map({ UserRole(rawValue: $0) == nil }) == true ? "" : hash
+    }
 
     /// An entry as stored.
     public init(sequence: Int64, event: AuditEvent, previousHash: String, hash: String) {

@@ -130,7 +130,8 @@ public struct PostgresAuditRecords: AuditRecords {
                     at: Date(timeIntervalSince1970: Double(at) / 1000), actor: actor, role: role.flatMap(UserRole.init(rawValue:)),
                     action: AuditAction(rawValue: action) ?? .read, patient: patient.map(PatientID.init(rawValue:)), target: target,
                     status: status, address: address, detail: detail)
-                return AuditEntry(sequence: sequence, event: event, previousHash: previousHash, hash: hash)
+                return AuditEntry(
+                    sequence: sequence, event: event, previousHash: previousHash, hash: AuditEntry.storedHash(hash, role: role, action: action))
             }
         } catch {
             throw .storage("an audit entry is unreadable: \(error)")

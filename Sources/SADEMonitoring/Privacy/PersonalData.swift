@@ -77,6 +77,7 @@ extension MonitoringSystem {
         if let flat = try await homeStore.flats().first(where: { $0.resident == patient }) {
             throw MonitoringError.conflict("patient \(patient) is the resident of flat \(flat.id): move them out of it first")
         }
+        await simulatedMonitors.remove(patient)  // a demo's simulated monitor stops writing for them
         let deviceTokens = try await devices.deleteAll(for: patient)
         var wearableItems = 0
         let accounts = try await accounts(of: patient)
@@ -84,10 +85,13 @@ extension MonitoringSystem {
             wearableItems += try await wearableStore.deleteItems(ownedBy: account.id)
             _ = try await self.accounts.delete(account.id)
         }
-        let alerts = try await pipeline.book.erase(patient)
-        let notices = try await outbox.erase(about: patient.rawValue)
+        var alerts = try await pipeline.book.erase(patient)
+        var notices = try await outbox.erase(about: patient.rawValue)
         await pipeline.anomalies.detector.stopMonitoring(patient)
         try await health.remove(patient)
+        // An evaluation under way may have raised an alert meanwhile: gone too.
+        alerts += try await pipeline.book.erase(patient)
+        notices += try await outbox.erase(about: patient.rawValue)
         return ErasureReport(
             patient: patient, alerts: alerts, notices: notices, accounts: accounts.count, deviceTokens: deviceTokens,
             wearableItems: wearableItems)

@@ -16,23 +16,26 @@ struct AuditMiddleware: RouterMiddleware {
     let now: @Sendable () -> Date
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        guard Self.isAudited(request.uri.path) else { return try await next(request, context) }
+        // The router skips empty segments (`//api/v1/…` is `/api/v1/…`): so does the audit.
+        let path = Self.normalized(request.uri.path)
+        guard Self.isAudited(path) else { return try await next(request, context) }
         do {
             let response = try await next(request, context)
-            try await record(request, context: context, status: response.status)
+            try await record(request, path: path, context: context, status: response.status)
             return response
         } catch {
             let status = ErrorMiddleware.apiError(error, request: request, context: context).status
-            try? await record(request, context: context, status: status)
+            try? await record(request, path: path, context: context, status: status)
             throw error
         }
     }
 
     /// Stores the request's entry; throws only when a successful read's cannot be stored.
-    private func record(_ request: Request, context: Context, status: HTTPResponse.Status) async throws {
-        guard status != .tooManyRequests else { return }
+    private func record(_ request: Request, path: String, context: Context, status: HTTPResponse.Status) async throws {
         let note = context.auditNote.current
-        let path = request.uri.path
+        // Requests refused for their rate are no entries — but a login refused by its
+        // account's back-off is a failed login: a guessing attack leaves its trace.
+        guard status != .tooManyRequests || note.action == .login else { return }
         var action = note.action ?? Self.action(of: request.method, path: path)
         if action == .login && status.code >= 400 { action = .loginFailed }
         let event = AuditEvent(
@@ -49,7 +52,13 @@ struct AuditMiddleware: RouterMiddleware {
         }
     }
 
-    /// Whether calls of `path` are audited.
+    /// `path` without empty segments or a trailing slash, as the router matches it.
+    static func normalized(_ path: String) -> String {
+        guard path.contains("//") || (path.count > 1 && path.hasSuffix("/")) else { return path }
+        return "/" + path.split(separator: "/").joined(separator: "/")
+    }
+
+    /// Whether calls of `path` (normalized) are audited.
     static func isAudited(_ path: String) -> Bool {
         path.utf8.count > 5 && path.prefix(5).lowercased() == "/api/"
     }
@@ -67,6 +76,8 @@ struct AuditMiddleware: RouterMiddleware {
         guard segments.count >= 5, segments[1].lowercased() == "api", segments[3].lowercased() == "patients", !segments[4].isEmpty else {
             return nil
         }
+        // As the router hands it to the route: percent-decoded (an unusable identifier is
+        // refused there; the entry keeps it, its control characters made visible).
         return PatientID(rawValue: String(segments[4]).removingPercentEncoding ?? String(segments[4]))
     }
 }

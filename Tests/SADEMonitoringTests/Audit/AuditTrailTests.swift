@@ -146,6 +146,26 @@ struct AuditTrailTests {
         #expect(verification.firstBreak?.reason.contains("removed from the end") == true)
     }
 
+    @Test("a head moved back, or an entry's action or role made unknown, is found", arguments: AuditBackend.Kind.allCases)
+    func headAndValues(kind: AuditBackend.Kind) async throws {
+        let backend = try await AuditBackend.make(kind)
+        _ = try await backend.records.append(Self.events(8))
+        try await backend.tamper(
+            "UPDATE auditHead SET sequence = 0, hash = '\(AuditChain.genesis)'", "UPDATE audit_head SET sequence = 0, hash = '\(AuditChain.genesis)'")
+        var verification = try await AuditChain.verify(backend.records)
+        #expect(verification.firstBreak?.sequence == 1 && verification.firstBreak?.reason.contains("moved back") == true)
+
+        let values = try await AuditBackend.make(kind)
+        _ = try await values.records.append(Self.events(8))
+        try await values.tamper("UPDATE auditEntry SET action = 'peek' WHERE sequence = 2", "UPDATE audit_entry SET action = 'peek' WHERE sequence = 2")
+        verification = try await AuditChain.verify(values.records)
+        #expect(verification.firstBreak?.sequence == 2, "read back as 'read', it must not verify")
+        try await values.tamper("UPDATE auditEntry SET action = 'read' WHERE sequence = 2", "UPDATE audit_entry SET action = 'read' WHERE sequence = 2")
+        try await values.tamper("UPDATE auditEntry SET role = 'god' WHERE sequence = 4", "UPDATE audit_entry SET role = 'god' WHERE sequence = 4")
+        verification = try await AuditChain.verify(values.records)
+        #expect(verification.firstBreak?.sequence == 4)
+    }
+
     @Test("events recorded at once by many callers (and two nodes) make one unbroken chain", arguments: AuditBackend.Kind.allCases)
     func concurrentRecording(kind: AuditBackend.Kind) async throws {
         let backend = try await AuditBackend.make(kind)

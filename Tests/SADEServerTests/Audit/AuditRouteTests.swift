@@ -51,10 +51,40 @@ struct AuditRouteTests {
                 ])
             #expect(recorded.allSatisfy { $0.address == "127.0.0.1" && $0.at == harness.system.now() })
             let details = recorded.compactMap(\.detail)
-            #expect(details == ["account nurse2: role nurse → admin", "worker nurse1: on duty"])
+            #expect(details == ["account nurse2: role nurse → admin; worker nurse2 → none", "worker nurse1: on duty"])
             #expect(!recorded.contains { $0.detail?.contains("71") == true }, "no readings in the trail")
             let verification = try await harness.system.audit.verify()
             #expect(verification.entries == Int(seeded) + 9 && verification.firstBreak == nil)
+        }
+    }
+
+    @Test("""
+        paths the router reads alike are audited alike (empty segments, a trailing slash); control characters are kept visible \
+        and the chain stays whole; a login refused by its account's back-off is a failed login
+        """)
+    func hostileRequests() async throws {
+        try await ServerHarness.run { harness in
+            let ward = try await AdminWard.seed(in: harness)
+            let seeded = try await harness.system.audit.records.head().sequence
+            #expect(try await harness.request(.get, "//api/v1/patients/patient-01", token: ward.nurse1).status == .ok)
+            #expect(try await harness.request(.get, "/api/v1/patients/patient-01/fhir/", token: ward.nurse1).status == .ok)
+            #expect(try await harness.request(.get, "/api/v1/patients/a%00b").status == .unauthorized)
+            #expect(try await harness.request(.post, "/api/v1/auth/login", raw: #"{"username": "x\u0000y", "password": "p"}"#).status == .unauthorized)
+            for _ in 0..<6 { _ = try await harness.request(.post, "/api/v1/auth/login", json: ["username": "doctor1", "password": "guess"]) }
+            let refused = try await harness.request(.post, "/api/v1/auth/login", json: ["username": "doctor1", "password": "guess"])
+            #expect(refused.status == .tooManyRequests)
+
+            let recorded = try await Self.entries(harness).dropFirst(Int(seeded))
+            #expect(recorded.count == 11, "\(recorded.map(\.target))")
+            let first = Array(recorded.prefix(4))
+            #expect(first.map(\.target) == [
+                "GET /api/v1/patients/patient-01", "GET /api/v1/patients/patient-01/fhir", "GET /api/v1/patients/a%00b", "POST /api/v1/auth/login",
+            ])
+            #expect(first.map(\.action) == [.read, .export, .read, .loginFailed])
+            #expect(first[2].patient == PatientID(rawValue: "a\\u{0}b") && first[3].actor == "x\\u{0}y")
+            #expect(recorded.last?.action == .loginFailed && recorded.last?.status == 429 && recorded.last?.actor == "doctor1")
+            let verification = try await harness.system.audit.verify()
+            #expect(verification.firstBreak == nil && verification.entries == Int(seeded) + 11)
         }
     }
 

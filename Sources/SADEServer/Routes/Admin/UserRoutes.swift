@@ -32,7 +32,8 @@ extension MonitoringServer {
                 name: try AdminInput.requiredText(input.name, field: "name"), role: role, createdAt: system.now())
             try input.apply(to: &account)
             let created = try await UserAdministration(system: system).create(account, password: password, links: input.links)
-            context.auditNote.note(action: .accessChange, detail: "account \(created.username) made, role \(created.role.rawValue)")
+            context.auditNote.note(
+                action: .accessChange, patient: created.patientID, detail: "account \(created.username) made, role \(created.role.rawValue)")
             return EditedResponse(status: .created, response: AccountView(created))
         }
 
@@ -51,9 +52,16 @@ extension MonitoringServer {
             var account = before
             try input.apply(to: &account)
             let updated = try await UserAdministration(system: system).update(account, was: before, by: caller, links: input.links)
-            if updated.role != before.role {
-                context.auditNote.note(
-                    action: .accessChange, detail: "account \(updated.username): role \(before.role.rawValue) → \(updated.role.rawValue)")
+            var changes: [String] = []
+            if updated.role != before.role { changes.append("role \(before.role.rawValue) → \(updated.role.rawValue)") }
+            if updated.username != before.username { changes.append("username \(before.username) → \(updated.username)") }
+            if updated.staffID != before.staffID { changes.append("worker \(before.staffID ?? "none") → \(updated.staffID ?? "none")") }
+            if updated.patientID != before.patientID {
+                changes.append("patient \(before.patientID?.rawValue ?? "none") → \(updated.patientID?.rawValue ?? "none")")
+            }
+            if !changes.isEmpty {
+                // Whose data the account may read changed.
+                context.auditNote.note(action: .accessChange, detail: "account \(before.username): " + changes.joined(separator: "; "))
             }
             return AccountView(updated)
         }
