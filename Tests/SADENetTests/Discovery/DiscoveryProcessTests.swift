@@ -1,0 +1,125 @@
+import Foundation
+import Testing
+import SADETestSupport
+
+/// A network namespace of its own for one test (root only: CI runs as root): a host
+/// whose loopback carries multicast, so that the processes started in it find each other
+/// by mDNS and nothing outside hears them.
+final class NetworkNamespace: Sendable {
+    let name = "sade-\(UInt32.random(in: 0...UInt32.max))"
+    let ip: URL
+
+    init() async throws {
+        guard getuid() == 0 else { throw MissingTestTool(what: "root, to make network namespaces (ip netns): run the tests as root, as CI does") }
+        try TestTools.requireCommands(["ip"])
+        ip = URL(fileURLWithPath: TestTools.locate("ip")!)
+        for arguments in [
+            ["netns", "add", name], ["netns", "exec", name, "ip", "link", "set", "lo", "up"],
+            ["netns", "exec", name, "ip", "link", "set", "lo", "multicast", "on"],
+            ["netns", "exec", name, "ip", "route", "add", "224.0.0.0/4", "dev", "lo"],
+        ] {
+            let run = try await SadeProcess(arguments, executable: ip).finish()
+            guard run.status == 0 else { throw MissingTestTool(what: "a network namespace (ip \(arguments.joined(separator: " ")): \(run.error))") }
+        }
+    }
+
+    /// `sade arguments…` in the namespace.
+    func sade(_ arguments: [String]) throws -> SadeProcess {
+        try SadeProcess(["netns", "exec", name, SadeProcess.executable.path] + arguments, executable: ip)
+    }
+
+    /// The tests' Python running `arguments…` in the namespace.
+    func python(_ arguments: [String], input: String? = nil) throws -> SadeProcess {
+        try SadeProcess(["netns", "exec", name, TestTools.python.path] + arguments, input: input, executable: ip)
+    }
+
+    /// Removes the namespace (its processes must be gone).
+    func remove() async {
+        _ = try? await SadeProcess(["netns", "delete", name], executable: ip).finish()
+    }
+}
+
+@Suite("Zero-configuration discovery between processes (mDNS in a network namespace)", .serialized, .timeLimit(.minutes(2)))
+struct DiscoveryProcessTests {
+    static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Scripts/zeroconf_peer.py").path
+
+    @Test("""
+        two platforms find each other with no address given; a request reaches beta's echo by name alone; beta killed \
+        with SIGKILL is lost once its TTL runs out, gamma stopped with SIGTERM at once (its goodbye)
+        """)
+    func platformsFindEachOther() async throws {
+        let host = try await NetworkNamespace()
+        var processes: [SadeProcess] = []
+        defer { for process in processes { process.terminate() } }
+        do {
+            let alpha = try host.sade(["platform", "--name", "alpha", "--port", "0", "--discover", "--discovery-ttl", "2"])
+            let beta = try host.sade(["platform", "--name", "beta", "--port", "0", "--participants", "2", "--discover", "--discovery-ttl", "2"])
+            processes += [alpha, beta]
+            #expect(await alpha.line(containing: "found platform beta at tcp://127.0.0.1:") != nil)
+            #expect(await beta.line(containing: "found platform alpha at tcp://127.0.0.1:") != nil)
+
+            let sent = try await host.sade(["send", "--discover", "--to", "echo@beta", "--content", "(ping)", "--timeout", "10"]).finish()
+            #expect(sent.status == 0, "\(sent.error)")
+            #expect(sent.output.contains("(inform :sender (agent-identifier :name echo@beta"), "\(sent.output)")
+            #expect(sent.output.contains(#":content "(ping)""#))
+            let proposal = try await host.sade(["send", "--discover", "--to", "bidder-1@beta", "--performative", "cfp", "--content", "(task)", "--timeout", "10"]).finish()
+            #expect(proposal.output.hasPrefix("(propose "), "a Contract Net participant found by name bids: \(proposal.output)\(proposal.error)")
+
+            beta.signal(SIGKILL)
+            _ = await beta.finish()
+            #expect(await alpha.line(containing: "lost platform beta") != nil, "no goodbye: gone after its 2 s TTL")
+
+            let gamma = try host.sade(["platform", "--name", "gamma", "--port", "0", "--discover", "--discovery-ttl", "3600"])
+            processes.append(gamma)
+            #expect(await alpha.line(containing: "found platform gamma") != nil)
+            gamma.signal(SIGTERM)
+            #expect(await gamma.finish().status == 0)
+            #expect(await alpha.line(containing: "lost platform gamma") != nil, "said goodbye: gone though its TTL is an hour")
+            alpha.signal(SIGTERM)
+            _ = await alpha.finish()
+        } catch {
+            await host.remove()
+            throw error
+        }
+        await host.remove()
+    }
+
+    @Test("python-zeroconf, an independent implementation, browses and resolves our platform, and we find the service it publishes")
+    func zeroconfInterop() async throws {
+        try TestTools.requirePython(modules: ["zeroconf"])
+        let host = try await NetworkNamespace()
+        var processes: [SadeProcess] = []
+        defer { for process in processes { process.terminate() } }
+        do {
+            let beta = try host.sade(["platform", "--name", "beta", "--port", "7102", "--discover"])
+            processes.append(beta)
+            #expect(await beta.line(containing: "advertised as beta._sade._tcp.local") != nil)
+            let resolved = try await host.python([Self.script, "resolve", "beta", "10"]).finish()
+            #expect(resolved.status == 0, "\(resolved.output)\(resolved.error)")
+            let answer = try #require(try JSONSerialization.jsonObject(with: Data(resolved.output.utf8)) as? [String: Any])
+            let service = try #require(answer["resolved"] as? [String: Any], "\(resolved.output)")
+            #expect(service["name"] as? String == "beta._sade._tcp.local.")
+            #expect(service["port"] as? Int == 7102 && service["server"] as? String == "beta-sade.local.")
+            #expect(service["addresses"] as? [String] == ["127.0.0.1"])
+            #expect((service["properties"] as? [String: String])?["platform"] == "beta")
+
+            let publisher = try host.python([Self.script, "publish", "pyplat", "7999"])
+            processes.append(publisher)
+            #expect(await publisher.line(containing: "published") != nil)
+            let watch = try host.sade(["discover", "--watch"])
+            processes.append(watch)
+            let line = await watch.line(containing: "found pyplat")
+            #expect(line == "found pyplat tcp://127.0.0.1:7999 python-echo", "\(line ?? "nothing")")
+            publisher.signal(SIGTERM)
+            #expect(await watch.line(containing: "lost pyplat") != nil, "python-zeroconf's goodbye is heard")
+            watch.signal(SIGTERM)
+            beta.signal(SIGTERM)
+            _ = await (watch.finish(), beta.finish(), publisher.finish())
+        } catch {
+            await host.remove()
+            throw error
+        }
+        for process in processes { process.terminate() }
+        await host.remove()
+    }
+}
