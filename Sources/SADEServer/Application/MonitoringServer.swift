@@ -113,7 +113,9 @@ public struct MonitoringServer: Sendable {
     }
 
     /// The home event bus on this server's system.
-    var homeBus: HomeBus { HomeBus(home: system.home, authenticator: authenticator, fanOut: homeFanOut) }
+    var homeBus: HomeBus {
+        HomeBus(home: system.home, authenticator: authenticator, fanOut: homeFanOut, audit: system.audit, now: tokens.now)
+    }
 
     /// A Hummingbird application serving ``makeRouter()``, and the home event bus's
     /// WebSocket upgrades — over TLS when the configuration has ``ServerTLS``;

@@ -21,6 +21,9 @@ struct HomeBus: Sendable {
     let home: HomeService
     let authenticator: Authenticator
     let fanOut: HomeBusFanOut
+    /// Where the bus's authentications and commands are audited (its WebSocket bypasses the router's middleware).
+    let audit: AuditTrail
+    let now: @Sendable () -> Date
 
     /// The router that upgrades requests to the bus's path.
     func router() -> Router<BasicWebSocketRequestContext> {
@@ -33,7 +36,17 @@ struct HomeBus: Sendable {
     }
 
     /// One client: the auth phase, then commands until the socket closes.
-    func serve(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, flat: FlatID?, logger: Logger) async throws {
+    func serve(
+        inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, flat: FlatID?, address: String? = nil, logger: Logger
+    ) async throws {
+        var caller: UserAccount?
+        /// One entry: the bus's path and what was asked, who asked and how it ended.
+        func record(_ what: String, action: AuditAction, status: Int, detail: String? = nil) async {
+            let event = AuditEvent(
+                at: now(), actor: caller?.username, role: caller?.role, action: action, target: "WS \(Self.path) \(what)", status: status,
+                address: address, detail: detail)
+            do { try await audit.record(event) } catch { logger.error("the audit trail cannot be written: \(error)") }
+        }
         try await outbound.write(.text(HomeBusSession.encode(["type": "auth_required", "ha_version": Self.version])))
         let timeout = Task {
             try await Task.sleep(for: Self.authenticationTimeout)
@@ -52,16 +65,23 @@ struct HomeBus: Sendable {
                 continue
             }
             if let session {
-                await session.handle(text)
+                let (type, failed) = await session.handle(text)
+                if type != "ping" {
+                    let changes: Set<String?> = ["call_service", "homer/post_events", "homer/confirm_message", "homer/request"]
+                    await record(type ?? "(no type)", action: changes.contains(type) ? .change : .read, status: failed ? 400 : 200)
+                }
                 continue
             }
             switch await authenticate(text, flat: flat) {
             case .success(let opened):
                 timeout.cancel()
+                caller = opened.caller
+                await record("auth", action: .read, status: 200, detail: "flats \(opened.flats.sorted().map(String.init).joined(separator: ","))")
                 session = HomeBusSession(home: home, fanOut: fanOut, caller: opened.caller, flats: opened.flats, outbound: outbound, logger: logger)
                 try await outbound.write(.text(HomeBusSession.encode(["type": "auth_ok", "ha_version": Self.version])))
                 if let expiresAt = opened.expiresAt { expiry = closing(outbound, at: expiresAt) }
             case .failure(let error):
+                await record("auth", action: .read, status: 401, detail: error.message)
                 try await outbound.write(.text(HomeBusSession.encode(["type": "auth_invalid", "message": error.message])))
                 try await outbound.close(.policyViolation, reason: "authentication failed")
                 return

@@ -35,19 +35,27 @@ actor HomeBusSession {
         subscriptionKeys = [:]
     }
 
-    /// Runs one command and answers it.
-    func handle(_ text: String) async {
+    /// Runs one command and answers it; says which (if it had a type) and whether it failed, for the audit trail.
+    @discardableResult
+    func handle(_ text: String) async -> (type: String?, failed: Bool) {
         guard let command = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any] else {
-            return await send(Self.failure(id: nil, .invalidFormat("the message is not a JSON object")))
+            await send(Self.failure(id: nil, .invalidFormat("the message is not a JSON object")))
+            return (nil, true)
         }
+        let type = command["type"] as? String
         guard let id = HomeEventInput.number(command["id"]).flatMap({ $0 == $0.rounded() && $0 > 0 && $0 < 1e15 ? Int($0) : nil }) else {
-            return await send(Self.failure(id: nil, .invalidFormat("every command needs a positive integer id")))
+            await send(Self.failure(id: nil, .invalidFormat("every command needs a positive integer id")))
+            return (type, true)
         }
         guard id > lastID else {
-            return await send(Self.failure(id: id, HomeBusError(code: "id_reuse", message: "identifiers must increase: \(id) follows \(lastID)")))
+            await send(Self.failure(id: id, HomeBusError(code: "id_reuse", message: "identifiers must increase: \(id) follows \(lastID)")))
+            return (type, true)
         }
         lastID = id
-        guard let type = command["type"] as? String else { return await send(Self.failure(id: id, .invalidFormat("the command has no type"))) }
+        guard let type else {
+            await send(Self.failure(id: id, .invalidFormat("the command has no type")))
+            return (nil, true)
+        }
         do {
             switch type {
             case "ping": await send(["id": id, "type": "pong"])
@@ -60,11 +68,15 @@ actor HomeBusSession {
             case "homer/request": await send(Self.success(id: id, try await request(command)))
             case "homer/post_events": await send(Self.success(id: id, try await postEvents(command)))
             case "homer/confirm_message": await send(Self.success(id: id, try await confirm(command)))
-            default: await send(Self.failure(id: id, HomeBusError(code: "unknown_command", message: "unknown command \(type.prefix(60).debugDescription)")))
+            default:
+                await send(Self.failure(id: id, HomeBusError(code: "unknown_command", message: "unknown command \(type.prefix(60).debugDescription)")))
+                return (type, true)
             }
         } catch {
             await send(Self.failure(id: id, HomeBusError(error)))
+            return (type, true)
         }
+        return (type, false)
     }
 
     // MARK: Commands

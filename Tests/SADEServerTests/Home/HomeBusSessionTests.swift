@@ -3,6 +3,7 @@ import HummingbirdWSClient
 import Logging
 import SADEHome
 import Synchronization
+import SADEMonitoring
 import Testing
 @testable import SADEServer
 
@@ -27,7 +28,8 @@ struct HomeBusSessionTests {
                 try await WebSocketClient.connect(url: "ws://127.0.0.1:\(harness.port)/api/v1/home/websocket", logger: Logger(label: "test")) {
                     inbound, outbound, _ in
                     try await outbound.write(.text(#"{"type": "auth", "access_token": "\#(token)"}"#))
-                    try await outbound.write(.text(#"{"id": 1, "type": "ping"}"#))
+                    try await outbound.write(.text(#"{"id": 1, "type": "get_states"}"#))
+                    try await outbound.write(.text(#"{"id": 2, "type": "ping"}"#))
                     for try await message in inbound.messages(maxSize: 1 << 20) {
                         guard case .text(let text) = message else { continue }
                         seen.messages.withLock { $0.append(text) }
@@ -43,6 +45,10 @@ struct HomeBusSessionTests {
             #expect(messages.contains { $0.contains("auth_ok") })
             #expect(messages.last?.contains("the access token expired") == true, "\(messages)")
             #expect(close?.closeCode == .policyViolation)
+            // The bus bypasses the router's middleware: it audits its authentication and commands itself (not pings).
+            let audited = try await harness.system.audit.entries(AuditQuery(actor: "admin", limit: 10)).map(\.event).filter { $0.target.hasPrefix("WS ") }
+            #expect(audited.map(\.target) == ["WS /api/v1/home/websocket get_states", "WS /api/v1/home/websocket auth"], "\(audited)")
+            #expect(audited.map(\.status) == [200, 200] && audited.allSatisfy { $0.role == .admin && $0.action == .read })
         }
     }
 }
