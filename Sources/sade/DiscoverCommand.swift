@@ -22,6 +22,7 @@ struct DiscoverCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        if watch { await TerminationSignal.install() }  // a signal right after the first line stops us cleanly
         let discovery = try await PlatformDiscovery.start(advertising: nil) { change in
             guard watch else { return }
             let line: String

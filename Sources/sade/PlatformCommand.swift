@@ -55,6 +55,7 @@ struct PlatformCommand: AsyncParsableCommand {
 
     func run() async throws {
         CommandLogging.bootstrapped
+        await TerminationSignal.install()  // before anything is announced: a SIGTERM right after must stop us cleanly
         let platform = Environment(name: name)
         let transport: TCPTransport
         do {
@@ -89,6 +90,9 @@ struct PlatformCommand: AsyncParsableCommand {
 
         let signal = await TerminationSignal.wait()
         say("\(signal) received: shutting down")
+        if let seen = discovery?.seen {
+            say("discovery: \(seen.received) messages read, \(seen.malformed) malformed packets dropped, \(seen.limited) dropped by the rate limit")
+        }
         await discovery?.stop()  // goodbye first: the others forget this platform at once
         for agent in agents { await agent.stop() }
         await transport.shutdown()

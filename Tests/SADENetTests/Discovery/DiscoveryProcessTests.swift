@@ -122,4 +122,33 @@ struct DiscoveryProcessTests {
         for process in processes { process.terminate() }
         await host.remove()
     }
+
+    @Test("malformed and hostile mDNS packets and a flood are dropped: the platform lives on and is still found")
+    func hostilePackets() async throws {
+        let host = try await NetworkNamespace()
+        var processes: [SadeProcess] = []
+        defer { for process in processes { process.terminate() } }
+        do {
+            let beta = try host.sade(["platform", "--name", "beta", "--port", "7102", "--discover"])
+            processes.append(beta)
+            #expect(await beta.line(containing: "advertised as beta._sade._tcp.local") != nil)
+            let hostile = URL(fileURLWithPath: Self.script).deletingLastPathComponent().appendingPathComponent("hostile_mdns.py").path
+            let sent = try await host.python([hostile, "5000"]).finish()
+            #expect(sent.status == 0 && sent.output.contains("sent 8 malformed packets"), "\(sent.output)\(sent.error)")
+            let found = try await host.sade(["discover", "--timeout", "2", "--json"]).finish()
+            #expect(found.status == 0 && found.output.contains(#""name":"beta""#), "still answering: \(found.output)\(found.error)")
+            let echo = try await host.sade(["send", "--discover", "--to", "echo@beta", "--content", "(still here)", "--timeout", "10"]).finish()
+            #expect(echo.status == 0, "\(echo.error)")
+            beta.signal(SIGTERM)
+            let stopped = await beta.finish()
+            #expect(stopped.status == 0, "it stops cleanly: nothing crashed it")
+            let counts = try #require(stopped.output.split(separator: "\n").first { $0.hasPrefix("discovery: ") })
+            let numbers = counts.split(separator: " ").compactMap { Int($0) }
+            #expect(numbers.count == 3 && numbers[1] >= 8 && numbers[2] > 0, "the malformed ones counted, the flood cut: \(counts)")
+        } catch {
+            await host.remove()
+            throw error
+        }
+        await host.remove()
+    }
 }
