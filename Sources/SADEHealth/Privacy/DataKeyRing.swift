@@ -142,6 +142,25 @@ public struct DataKeyRing: Sendable {
         }
     }
 
+    /// `value` as JSON (dates in milliseconds), sealed as ``seal(_:context:)`` does.
+    public func sealJSON(_ value: some Encodable, context: String) throws(Failure) -> String {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .millisecondsSince1970
+        let json: Data
+        do { json = try encoder.encode(value) } catch { throw Failure(description: "cannot seal \(context): \(error)") }
+        return try seal(String(decoding: json, as: UTF8.self), context: context)
+    }
+
+    /// The value ``sealJSON(_:context:)`` sealed in `sealed` for `context`.
+    public func openJSON<T: Decodable>(_ type: T.Type, _ sealed: String, context: String) throws(Failure) -> T {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .millisecondsSince1970
+        let json = try open(sealed, context: context)
+        do { return try decoder.decode(T.self, from: Data(json.utf8)) } catch {
+            throw Failure(description: "a sealed value of \(context) is unreadable: \(error)")
+        }
+    }
+
     /// Whether `text` is a sealed value.
     public static func isSealed(_ text: String) -> Bool { text.hasPrefix(sealedPrefix) }
 

@@ -70,27 +70,11 @@ public final class SealingHealthStore: HealthStore, ClinicalRegistry {
     }
 
     private func seal(_ secrets: some Encodable, context: String) throws(HealthError) -> String {
-        do {
-            let encoder = JSONEncoder()
-            encoder.dateEncodingStrategy = .millisecondsSince1970
-            return try keys.seal(String(decoding: try encoder.encode(secrets), as: UTF8.self), context: context)
-        } catch let failure as DataKeyRing.Failure {
-            throw .storage(failure.description)
-        } catch {
-            throw .storage("cannot seal \(context): \(error)")
-        }
+        do { return try keys.sealJSON(secrets, context: context) } catch { throw .storage(error.description) }
     }
 
     private func open<T: Decodable>(_ type: T.Type, _ value: String, context: String) throws(HealthError) -> T {
-        do {
-            let decoder = JSONDecoder()
-            decoder.dateDecodingStrategy = .millisecondsSince1970
-            return try decoder.decode(T.self, from: Data(try keys.open(value, context: context).utf8))
-        } catch let failure as DataKeyRing.Failure {
-            throw .storage(failure.description)
-        } catch {
-            throw .storage("a sealed value of \(context) is unreadable: \(error)")
-        }
+        do { return try keys.openJSON(T.self, value, context: context) } catch { throw .storage(error.description) }
     }
 
     // MARK: Clinical registry

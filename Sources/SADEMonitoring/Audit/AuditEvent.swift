@@ -95,11 +95,20 @@ public struct AuditEntry: Sendable, Hashable {
     /// SHA-256 (hex) of the sequence, the previous hash and the event.
     public let hash: String
 
-    /// The hash an entry read back carries: as stored, unless its role or action is not one
-    /// we know — then none, so that the check finds the entry changed rather than hashing
-    /// the value it was read as.
-    static func storedHash(_ hash: String, role: String?, action: String) -> String {
-        AuditAction(rawValue: action) == nil || role.map({ UserRole(rawValue: $0) == nil }) == true ? "" : hash
+    /// An entry as a store keeps it, column by column (`at` in milliseconds). A role or
+    /// action that is not one we know leaves the entry without its hash, so that the check
+    /// finds it changed rather than hashing the value it was read as.
+    static func stored(
+        sequence: Int64, at: Int64, actor: String?, role: String?, action: String, patient: String?, target: String, status: Int,
+        address: String?, detail: String?, previousHash: String, hash: String
+    ) -> AuditEntry {
+        let knownRole = role.map(UserRole.init(rawValue:))
+        let knownAction = AuditAction(rawValue: action)
+        let event = AuditEvent(
+            at: Date(timeIntervalSince1970: Double(at) / 1000), actor: actor, role: knownRole ?? nil, action: knownAction ?? .read,
+            patient: patient.map(PatientID.init(rawValue:)), target: target, status: status, address: address, detail: detail)
+        let intact = knownAction != nil && knownRole != .some(nil)
+        return AuditEntry(sequence: sequence, event: event, previousHash: previousHash, hash: intact ? hash : "")
     }
 
     /// An entry as stored.

@@ -126,12 +126,9 @@ public struct PostgresAuditRecords: AuditRecords {
             return try rows.map { row in
                 let (sequence, at, actor, role, action, patient, target, status, address, detail, previousHash, hash) = try row.decode(
                     (Int64, Int64, String?, String?, String, String?, String, Int, String?, String?, String, String).self)
-                let event = AuditEvent(
-                    at: Date(timeIntervalSince1970: Double(at) / 1000), actor: actor, role: role.flatMap(UserRole.init(rawValue:)),
-                    action: AuditAction(rawValue: action) ?? .read, patient: patient.map(PatientID.init(rawValue:)), target: target,
-                    status: status, address: address, detail: detail)
-                return AuditEntry(
-                    sequence: sequence, event: event, previousHash: previousHash, hash: AuditEntry.storedHash(hash, role: role, action: action))
+                return AuditEntry.stored(
+                    sequence: sequence, at: at, actor: actor, role: role, action: action, patient: patient, target: target, status: status,
+                    address: address, detail: detail, previousHash: previousHash, hash: hash)
             }
         } catch {
             throw .storage("an audit entry is unreadable: \(error)")

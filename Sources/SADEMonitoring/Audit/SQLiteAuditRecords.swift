@@ -125,15 +125,10 @@ public struct SQLiteAuditRecords: AuditRecords {
         do {
             return try await writer.read { db in
                 try Row.fetchAll(db, sql: sql, arguments: arguments).map { row in
-                    let (role, action): (String?, String) = (row["role"], row["action"])
-                    return AuditEntry(
-                        sequence: row["sequence"],
-                        event: AuditEvent(
-                            at: Date(timeIntervalSince1970: Double(row["at"] as Int64) / 1000), actor: row["actor"],
-                            role: role.flatMap(UserRole.init(rawValue:)), action: AuditAction(rawValue: action) ?? .read,
-                            patient: (row["patientID"] as String?).map(PatientID.init(rawValue:)), target: row["target"],
-                            status: row["status"], address: row["address"], detail: row["detail"]),
-                        previousHash: row["previousHash"], hash: AuditEntry.storedHash(row["hash"], role: role, action: action))
+                    AuditEntry.stored(
+                        sequence: row["sequence"], at: row["at"], actor: row["actor"], role: row["role"], action: row["action"],
+                        patient: row["patientID"], target: row["target"], status: row["status"], address: row["address"],
+                        detail: row["detail"], previousHash: row["previousHash"], hash: row["hash"])
                 }
             }
         } catch {

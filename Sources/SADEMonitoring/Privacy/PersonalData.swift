@@ -44,16 +44,7 @@ extension MonitoringSystem {
     /// - Throws: ``MonitoringError/notFound(_:)`` for an unknown patient.
     public func personalData(of patient: PatientID) async throws -> PersonalData {
         guard let record = try await health.patient(patient) else { throw MonitoringError.notFound("no patient \(patient)") }
-        var samples: [HealthSample] = []
-        for type in HealthType.all {
-            samples += try await health.samples(SampleQuery(type, patient: patient), as: .system)
-        }
-        let members = Set(samples.flatMap { sample -> [UUID] in
-            guard case .correlation(let members) = sample.value else { return [] }
-            return members.map(\.id)
-        })
-        samples = samples.filter { !members.contains($0.id) }
-            .sorted { ($0.start, $0.type.identifier, $0.id.uuidString) < ($1.start, $1.type.identifier, $1.id.uuidString) }
+        let samples = try await exportableSamples(of: patient, from: nil, until: nil)
         let accounts = try await accounts(of: patient)
         return PersonalData(
             patient: record, samples: samples, alerts: try await pipeline.book.alerts(status: .all, patients: [patient], limit: .max),
@@ -95,6 +86,22 @@ extension MonitoringSystem {
         return ErasureReport(
             patient: patient, alerts: alerts, notices: notices, accounts: accounts.count, deviceTokens: deviceTokens,
             wearableItems: wearableItems)
+    }
+
+    /// Every sample of `patient` starting in `from..<until` (unbounded where `nil`), oldest
+    /// first; blood-pressure members travel inside their correlation, not on their own.
+    public func exportableSamples(of patient: PatientID, from: Date?, until: Date?) async throws -> [HealthSample] {
+        var samples: [HealthSample] = []
+        for type in HealthType.all {
+            samples += try await health.samples(SampleQuery(type, patient: patient, from: from, until: until), as: .system)
+        }
+        let members = Set(
+            samples.flatMap { sample -> [UUID] in
+                guard case .correlation(let members) = sample.value else { return [] }
+                return members.map(\.id)
+            })
+        return samples.filter { !members.contains($0.id) }
+            .sorted { ($0.start, $0.type.identifier, $0.id.uuidString) < ($1.start, $1.type.identifier, $1.id.uuidString) }
     }
 
     /// The accounts linked to `patient`'s record.

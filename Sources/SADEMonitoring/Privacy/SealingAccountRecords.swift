@@ -27,8 +27,7 @@ public struct SealingAccountRecords: AccountRecords, DeviceTokenRecords {
     public func sealed(_ account: UserAccount) throws(MonitoringError) -> UserAccount {
         var stored = account
         do {
-            let json = try JSONEncoder().encode(Secrets(name: account.name, email: account.email, location: account.location))
-            stored.name = try keys.seal(String(decoding: json, as: UTF8.self), context: "account:\(account.id)")
+            stored.name = try keys.sealJSON(Secrets(name: account.name, email: account.email, location: account.location), context: "account:\(account.id)")
         } catch {
             throw .storage("cannot seal account \(account.id): \(error)")
         }
@@ -41,7 +40,7 @@ public struct SealingAccountRecords: AccountRecords, DeviceTokenRecords {
         guard DataKeyRing.isSealed(stored.name) else { return stored }
         let secrets: Secrets
         do {
-            secrets = try JSONDecoder().decode(Secrets.self, from: Data(try keys.open(stored.name, context: "account:\(stored.id)").utf8))
+            secrets = try keys.openJSON(Secrets.self, stored.name, context: "account:\(stored.id)")
         } catch {
             throw .storage("account \(stored.id): \(error)")
         }

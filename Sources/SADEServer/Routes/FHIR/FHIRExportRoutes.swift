@@ -23,7 +23,7 @@ extension MonitoringServer {
             guard end.timeIntervalSince(from) <= Self.maximumFHIRExportSpan else {
                 throw APIError.invalid("from: the window may span at most 366 days", code: "invalid-parameter")
             }
-            let samples = try await exportableSamples(of: patient.id, from: from, until: to)
+            let samples = try await system.exportableSamples(of: patient.id, from: from, until: to)
             let json = try FHIRExporter.json(try FHIRExporter().bundle(patient: patient, samples: samples), prettyPrinted: false)
             return Response(
                 status: .ok, headers: [.contentType: "application/fhir+json; charset=utf-8"],
@@ -35,20 +35,4 @@ extension MonitoringServer {
     static let defaultFHIRExportSpan: TimeInterval = 7 * 86_400
     /// The longest window one export may span: 366 days.
     static let maximumFHIRExportSpan: TimeInterval = 366 * 86_400
-
-    /// Every sample of `patient` starting in `from..<until`, oldest first; blood-pressure
-    /// members travel inside their correlation, not on their own.
-    func exportableSamples(of patient: PatientID, from: Date?, until: Date?) async throws -> [HealthSample] {
-        var samples: [HealthSample] = []
-        for type in HealthType.all {
-            samples += try await system.health.samples(SampleQuery(type, patient: patient, from: from, until: until), as: .system)
-        }
-        let members = Set(
-            samples.flatMap { sample -> [UUID] in
-                guard case .correlation(let members) = sample.value else { return [] }
-                return members.map(\.id)
-            })
-        return samples.filter { !members.contains($0.id) }
-            .sorted { ($0.start, $0.type.identifier, $0.id.uuidString) < ($1.start, $1.type.identifier, $1.id.uuidString) }
-    }
 }
