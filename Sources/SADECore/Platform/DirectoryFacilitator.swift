@@ -21,6 +21,7 @@ public final class DirectoryFacilitator: Sendable {
     }
 
     private let entries = Mutex<[String: DirectoryEntry]>([:])
+    private let observers = Mutex<[@Sendable () -> Void]>([])
 
     init() {}
 
@@ -30,6 +31,7 @@ public final class DirectoryFacilitator: Sendable {
             guard entries[entry.agent.name] == nil else { throw DirectoryError.alreadyRegistered(entry.agent) }
             entries[entry.agent.name] = entry
         }
+        changed()
     }
 
     /// Withdraws an agent's entry.
@@ -37,14 +39,16 @@ public final class DirectoryFacilitator: Sendable {
         try entries.withLock { entries in
             guard entries.removeValue(forKey: agent.name) != nil else { throw DirectoryError.notRegistered(agent) }
         }
+        changed()
     }
 
     /// Removes a stopping agent's entry if it has one; no error (and no hashing while
     /// the directory is empty) when it has none.
     func removeEntry(of agent: AgentIdentifier) {
-        entries.withLock { entries in
-            if !entries.isEmpty { entries.removeValue(forKey: agent.name) }
+        let removed = entries.withLock { entries in
+            !entries.isEmpty && entries.removeValue(forKey: agent.name) != nil
         }
+        if removed { changed() }
     }
 
     /// Replaces an agent's entry.
@@ -53,6 +57,18 @@ public final class DirectoryFacilitator: Sendable {
             guard entries[entry.agent.name] != nil else { throw DirectoryError.notRegistered(entry.agent) }
             entries[entry.agent.name] = entry
         }
+        changed()
+    }
+
+    /// Calls `observer` after every change of the entries (a registration, a
+    /// modification, a withdrawal, an agent with services stopping), on the thread that
+    /// made it: say, to announce the platform's services again on the network.
+    public func observeChanges(_ observer: @escaping @Sendable () -> Void) {
+        observers.withLock { $0.append(observer) }
+    }
+
+    private func changed() {
+        for observer in observers.withLock({ $0 }) { observer() }
     }
 
     /// The entry of `agent`, if registered.

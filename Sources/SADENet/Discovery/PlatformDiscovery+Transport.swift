@@ -17,13 +17,15 @@ extension PlatformDiscovery {
             services: { [directory = environment.directory] in
                 Array(Set(directory.search(ServiceTemplate()).flatMap { $0.services.map(\.type) })).sorted()
             })
-        return try await start(advertising: advertisement, ttl: ttl, logger: logger) { [weak environment] change in
+        let discovery = try await start(advertising: advertisement, ttl: ttl, logger: logger) { [weak environment] change in
             switch change {
             case .found(let platform), .updated(let platform): environment?.learn(platform.transportAddresses, ofPlatform: platform.name)
             case .lost(let name): environment?.forget(platform: name)
             }
             onChange(change)
         }
+        environment.directory.observeChanges { [weak discovery] in discovery?.servicesChanged() }
+        return discovery
     }
 
     /// The IPv4 addresses to advertise for a transport bound to `host`: itself when it is

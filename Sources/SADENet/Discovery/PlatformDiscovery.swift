@@ -76,6 +76,8 @@ public final class PlatformDiscovery: Sendable {
     private let ttl: UInt32
     private let state = Mutex(State())
     private let tasks = Mutex<[Task<Void, Never>]>([])
+    /// The announcement waiting for a burst of service changes to end.
+    private let pendingAnnouncement = Mutex<Task<Void, Never>?>(nil)
     private let onChange: @Sendable (Change) -> Void
     private let logger: Logger
 
@@ -135,9 +137,24 @@ public final class PlatformDiscovery: Sendable {
         socket.send(DNSMessage(isResponse: true, answers: records))
     }
 
+    /// Announces the advertisement again 100 ms from now, once for a burst of calls:
+    /// its services changed (an agent registered, say, while others start).
+    public func servicesChanged() {
+        pendingAnnouncement.withLock { pending in
+            guard pending == nil else { return }
+            pending = Task { [weak self] in
+                try? await Task.sleep(for: .milliseconds(100))
+                guard let self, !Task.isCancelled else { return }
+                self.pendingAnnouncement.withLock { $0 = nil }
+                self.announce()
+            }
+        }
+    }
+
     /// Says goodbye (the records with TTL 0) and closes the socket.
     public func stop() async {
         for task in tasks.withLock({ tasks in defer { tasks = [] }; return tasks }) { task.cancel() }
+        pendingAnnouncement.withLock { $0?.cancel() }
         if let goodbye = ownRecords(ttl: 0) { socket.send(DNSMessage(isResponse: true, answers: goodbye)) }
         await socket.close()
     }

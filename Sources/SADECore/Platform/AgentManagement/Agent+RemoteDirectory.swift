@@ -24,15 +24,22 @@ extension Agent {
 
     /// Searches the DF `directory` (on any platform) for services matching `template`.
     ///
+    /// - Parameter maxDepth: FIPA's `:max-depth` — 0 asks that DF alone; any other value
+    ///   asks it to search the DFs of the platforms it found on the network too, one level
+    ///   (on one network every platform finds the same others, so deeper would only ask
+    ///   them again), waiting for them at most 2 s or half of what `timeout` leaves.
     /// - Returns: the matching entries, each with its agent's addresses; at most `limit`.
     public func searchDirectory(
-        _ directory: AgentIdentifier, for template: ServiceTemplate, limit: Int = 100, timeout: Duration
+        _ directory: AgentIdentifier, for template: ServiceTemplate, limit: Int = 100, maxDepth: Int = 0, timeout: Duration
     ) async throws(InteractionError) -> [DirectoryEntry] {
         let description = ACLExpression.list([
             .word("df-agent-description"), .word(":services"),
             .list([.word("set"), AgentManagementOntology.expression(for: template)]),
         ])
-        let constraints = ACLExpression.list([.word("search-constraints"), .word(":max-results"), .number("\(limit)")])
+        var constraints = ACLExpression.list([.word("search-constraints"), .word(":max-results"), .number("\(limit)")])
+        if maxDepth != 0, case .list(let items) = constraints {
+            constraints = .list(items + [.word(":max-depth"), .number("\(maxDepth)")])
+        }
         let outcome = try await request(managementRequest(to: directory, "search", [description, constraints]), timeout: timeout)
         guard let content = outcome.content, let result = try? ACLExpression(parsing: content),
             let sequence = result.elements?.first?.elements?.last, sequence.head == "sequence"

@@ -4,7 +4,11 @@ import SADEACL
 /// requests over ACL (fipa00023), so that agents on other platforms can publish and
 /// search services and list agents.
 ///
-/// A request's content is `((action (agent-identifier :name df@p) (register …)))`.
+/// A request's content is `((action (agent-identifier :name df@p) (register …)))`. A
+/// `search` whose `(search-constraints …)` has a `:max-depth` other than 0 also searches
+/// the DFs of the platforms found on the network (see
+/// ``Agent/searchDirectories(for:limit:timeout:)``) and answers when they have, or
+/// after at most 2 s without those that did not.
 /// Answers: `inform` `((done <action>))` or `((result <action> (sequence …)))`;
 /// `failure` `(<action> (already-registered))` / `(not-registered)`;
 /// `refuse` `(<action> (unauthorised))` / `(unsupported-function f)`; `not-understood`
@@ -32,7 +36,19 @@ enum AgentManagementService {
         case failure(ACLExpression)
         case refuse(ACLExpression)
         case notUnderstood(String)
+        /// A search to run on the platforms found on the network too (`:max-depth` ≠ 0).
+        case federate(FederatedQuery)
     }
+
+    /// A DF search that goes on to the DFs of the platforms found on the network.
+    private struct FederatedQuery {
+        let template: ServiceTemplate
+        let agent: AgentIdentifier?
+        let limit: Int
+    }
+
+    /// The longest a federated search waits for other platforms' DFs.
+    static let federationBound: Duration = .seconds(2)
 
     private typealias Perform = (String, [ACLExpression], AgentIdentifier, isolated Agent) throws(Outcome) -> Outcome
 
@@ -64,6 +80,37 @@ enum AgentManagementService {
         } catch {
             outcome = error
         }
+        if case .federate(let query) = outcome {
+            let bound = federationBound(answering: message)
+            Task { await federate(query, answering: message, action: action, within: bound, agent: agent) }
+            return
+        }
+        agent.send(reply(to: message, action: action, outcome))
+    }
+
+    /// Searches this platform's and the found platforms' DFs, then answers.
+    private static func federate(
+        _ query: FederatedQuery, answering message: ACLMessage, action: ACLExpression, within bound: Duration, agent: isolated Agent
+    ) async {
+        let result = await agent.searchDirectories(for: query.template, limit: .max, timeout: bound)
+        let platform = agent.environment
+        let found = result.entries.filter { query.agent == nil || platform.isSameAgent($0.agent, query.agent!) }
+        if !result.unanswered.isEmpty {
+            agent.logger.notice(
+                "federated search: platforms that did not answer left out",
+                metadata: ["platforms": "\(result.unanswered.keys.sorted())"])
+        }
+        agent.send(reply(to: message, action: action, .result(found.prefix(query.limit).map(AgentManagementOntology.expression(for:)))))
+    }
+
+    /// ``federationBound``, or half of the time the requester's `reply-by` leaves (at least 100 ms).
+    private static func federationBound(answering message: ACLMessage) -> Duration {
+        guard let replyBy = message.replyBy else { return federationBound }
+        let half = Duration.milliseconds(Int64(max(0.1, replyBy.timeIntervalSinceNow / 2) * 1000))
+        return min(half, federationBound)
+    }
+
+    private static func reply(to message: ACLMessage, action: ACLExpression, _ outcome: Outcome) -> ACLMessage {
         var reply: ACLMessage
         switch outcome {
         case .done: reply = message.makeReply(.inform, content: "((done \(action)))")
@@ -73,9 +120,11 @@ enum AgentManagementService {
         case .refuse(let reason): reply = message.makeReply(.refuse, content: "(\(action) \(reason))")
         case .notUnderstood(let reason):
             reply = message.makeReply(.notUnderstood, content: "((unrecognised-value \(ACLExpression.string(reason))))")
+        case .federate:
+            preconditionFailure("a federated search is answered once the other platforms have")
         }
         reply.language = reply.language ?? AgentManagementOntology.language
-        agent.send(reply)
+        return reply
     }
 
     /// The `(action …)` in `((action …))` (or a bare `(action …)`).
@@ -131,8 +180,12 @@ enum AgentManagementService {
             let agent = try term { () throws(AgentManagementOntology.TermError) in
                 try frame.slot(":name").map(AgentManagementOntology.agentIdentifier)
             }
+            let constraints = arguments.dropFirst().first
+            let limit = maxResults(constraints)
+            if maxDepth(constraints) != 0, !platform.knownPlatforms.isEmpty {
+                return .federate(FederatedQuery(template: template, agent: agent, limit: limit))
+            }
             let found = directory.search(template).filter { agent == nil || platform.isSameAgent($0.agent, agent!) }
-            let limit = maxResults(arguments.dropFirst().first)
             return .result(found.prefix(limit).map(AgentManagementOntology.expression(for:)))
         default:
             return .refuse(.list([.word("unsupported-function"), .word(function)]))
@@ -184,6 +237,15 @@ enum AgentManagementService {
             let text = frame.text(":max-results"), let value = Int(text)
         else { return 100 }
         return value < 0 ? .max : value
+    }
+
+    /// `:max-depth` of a `(search-constraints …)`: how far a search goes on to other
+    /// platforms' DFs; 0 (this DF alone) when absent or not a number.
+    private static func maxDepth(_ constraints: ACLExpression?) -> Int {
+        guard let constraints, let frame = try? AgentManagementOntology.Frame(constraints, named: "search-constraints"),
+            let text = frame.text(":max-depth"), let value = Int(text)
+        else { return 0 }
+        return value
     }
 
     /// Runs an ontology read, turning its error into a not-understood outcome.
