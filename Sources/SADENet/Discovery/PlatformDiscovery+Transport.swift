@@ -31,7 +31,7 @@ extension PlatformDiscovery {
     /// The IPv4 addresses to advertise for a transport bound to `host`: itself when it is
     /// one (not the wildcard), else every up interface's non-loopback IPv4 address, else
     /// the loopback's.
-    static func advertisedAddresses(host: String) -> [IPv4Address] {
+    public static func advertisedAddresses(host: String) -> [IPv4Address] {
         if host != "0.0.0.0", let address = IPv4Address(host) { return [address] }
         let interfaces = (try? System.enumerateDevices()) ?? []
         var found: [IPv4Address] = []

@@ -84,6 +84,71 @@ struct DiscoveryProcessTests {
         await host.remove()
     }
 
+    @Test("""
+        the directory is federated: sade discover lists every platform's agents from its DF; alpha's DF asked with \
+        :max-depth answers with beta's services too, leaves out a frozen beta after its bound, and forgets a dead one; \
+        a second platform may not take a name in use
+        """)
+    func federatedDirectory() async throws {
+        let host = try await NetworkNamespace()
+        var processes: [SadeProcess] = []
+        defer { for process in processes { process.terminate() } }
+        do {
+            let alpha = try host.sade(["platform", "--name", "alpha", "--port", "0", "--discover", "--discovery-ttl", "2"])
+            let beta = try host.sade(["platform", "--name", "beta", "--port", "0", "--participants", "2", "--discover", "--discovery-ttl", "2"])
+            processes += [alpha, beta]
+            #expect(await alpha.line(containing: "found platform beta") != nil)
+            #expect(await beta.line(containing: "found platform alpha") != nil)
+
+            let listed = try await host.sade(["discover", "--timeout", "2", "--json"]).finish()
+            #expect(listed.status == 0, "\(listed.error)")
+            let platforms = try #require(try JSONSerialization.jsonObject(with: Data(listed.output.utf8)) as? [[String: Any]], "\(listed.output)")
+            func agents(of name: String) -> [String: [String]] {
+                let platform = platforms.first { $0["name"] as? String == name }
+                let entries = platform?["agents"] as? [[String: Any]] ?? []
+                return Dictionary(uniqueKeysWithValues: entries.map { entry in
+                    ((entry["agent"] as? [String: Any])?["name"] as? String ?? "?", (entry["services"] as? [[String: Any]] ?? []).compactMap { $0["type"] as? String })
+                })
+            }
+            #expect(agents(of: "alpha") == ["echo@alpha": ["echo"]], "\(listed.output)")
+            #expect(agents(of: "beta") == ["echo@beta": ["echo"], "bidder-1@beta": ["bidding"], "bidder-2@beta": ["bidding"]], "\(listed.output)")
+            #expect(platforms.first { $0["name"] as? String == "beta" }?["services"] as? [String] == ["bidding", "echo"], "the TXT record's types")
+
+            func federatedSearch(_ type: String) async throws -> String {
+                let content = "((action (agent-identifier :name df@alpha) (search (df-agent-description :services (set (service-description :type \(type)))) (search-constraints :max-depth 1))))"
+                let sent = try await host.sade([
+                    "send", "--discover", "--to", "df@alpha", "--ontology", "fipa-agent-management", "--language", "fipa-sl0",
+                    "--content", content, "--timeout", "10",
+                ]).finish()
+                #expect(sent.status == 0, "\(sent.error)")
+                return sent.output
+            }
+            let bidders = try await federatedSearch("bidding")
+            #expect(bidders.hasPrefix("(inform ") && bidders.contains("bidder-1@beta") && bidders.contains("bidder-2@beta"), "\(bidders)")
+            let echoes = try await federatedSearch("echo")
+            #expect(echoes.contains("echo@alpha") && echoes.contains("echo@beta"), "\(echoes)")
+
+            beta.signal(SIGSTOP)  // still advertised, takes connections, answers nothing
+            let whileFrozen = try await federatedSearch("echo")
+            #expect(whileFrozen.contains("echo@alpha") && !whileFrozen.contains("echo@beta"), "answered without beta: \(whileFrozen)")
+            beta.signal(SIGKILL)
+            _ = await beta.finish()
+            #expect(await alpha.line(containing: "lost platform beta") != nil)
+            let afterLoss = try await federatedSearch("bidding")
+            #expect(afterLoss.hasPrefix("(inform ") && !afterLoss.contains("bidder-"), "beta's services went with it: \(afterLoss)")
+
+            let impostor = try await host.sade(["platform", "--name", "alpha", "--port", "0", "--discover"]).finish()
+            #expect(impostor.status != 0)
+            #expect(impostor.error.contains("another platform on the network is already called 'alpha'"), "\(impostor.error)")
+            alpha.signal(SIGTERM)
+            #expect(await alpha.finish().status == 0)
+        } catch {
+            await host.remove()
+            throw error
+        }
+        await host.remove()
+    }
+
     @Test("python-zeroconf, an independent implementation, browses and resolves our platform, and we find the service it publishes")
     func zeroconfInterop() async throws {
         try TestTools.requirePython(modules: ["zeroconf"])
