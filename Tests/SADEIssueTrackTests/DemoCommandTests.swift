@@ -45,6 +45,24 @@ struct DemoCommandTests {
         #expect(output.contains("Mail: (no --smtp: printed, not sent) to julia@acme.example, pedro@acme.example"))
     }
 
+    @Test("""
+        with --discover (iMobile's Bonjour) no address is given: the phones advertise themselves by mDNS, publish in \
+        their own DFs, and Robert's agent finds Tony and Maria by a federated search; the same story (in a network namespace)
+        """)
+    func storyWithDiscovery() async throws {
+        let host = try await NetworkNamespace()
+        let run = try await host.sade(["demo", "issues", "--discover"]).finish()
+        await host.remove()
+        #expect(run.status == 0, "stderr: \(run.error)")
+        Self.expectStory(run.output)
+        #expect(run.output.contains("company platform advertised on the network as company._sade._tcp.local"), "\(run.output)")
+        for id in ["tony", "maria", "lucas"] {
+            #expect(run.output.contains("Company: found phone-\(id) on the network at tcp://127.0.0.1:"), "\(run.output)")
+        }
+        #expect(run.output.contains("published their services on their own phones, found on the network with no address given"))
+        #expect(!run.output.contains("--directory"))
+    }
+
     @Test("in process with --smtp: the same story, and the mail reaches a real SMTP server")
     func storyInProcessWithSMTP() async throws {
         let server = try await TestServer.smtp()

@@ -37,10 +37,15 @@ public struct IssueTrackDemo: Sendable {
 
     /// How long each step may take, in real time.
     public var timeout: Duration
+    /// Whether the colleagues publish their services on their own phones, found on the
+    /// network (iMobile's Bonjour), rather than in the company's DF: Robert's agent then
+    /// searches its DF with `:max-depth 1`, reaching the DFs of the platforms found.
+    public var discovering: Bool
 
     /// Configures a run.
-    public init(timeout: Duration = .seconds(60)) {
+    public init(timeout: Duration = .seconds(60), discovering: Bool = false) {
         self.timeout = timeout
+        self.discovering = discovering
     }
 
     /// Runs the story with Robert's agent on `platform` (the company's, whose DF the
@@ -64,14 +69,17 @@ public struct IssueTrackDemo: Sendable {
         let tracker = IssueTracker(store: store, outbox: outbox, proposalDeadline: .seconds(10), confirmationTimeout: .seconds(10))
         let robert = IssueAgent(
             employee: try await store.employee(IssueTrackScenario.reporter)!, environment: platform, directory: directory,
-            calendar: outbox.clock, tracker: tracker) { event in Self.tell(event, names: names, narrator: narrator) }
+            searchDepth: discovering ? 1 : 0, calendar: outbox.clock, tracker: tracker) { event in Self.tell(event, names: names, narrator: narrator) }
         do {
             try await robert.start()
             try await within("the colleagues' agents to publish their services") {
                 try await launcher.start(IssueTrackScenario.connectedColleagues, directory: directory)
             }
             let connected = IssueTrackScenario.connectedColleagues.compactMap { names[$0] }
-            narrator.say("Company", "\(connected.joined(separator: ", ")) are connected; their agents published their services in df@\(platform.name)")
+            narrator.say(
+                "Company",
+                "\(connected.joined(separator: ", ")) are connected; their agents published their services "
+                    + (discovering ? "on their own phones, found on the network with no address given" : "in df@\(platform.name)"))
 
             let outage = try await register(IssueTrackScenario.outage(now: now), by: robert, narrator: narrator)
             var resolution = Resolution(issue: 0, employee: "", solved: false, note: "")

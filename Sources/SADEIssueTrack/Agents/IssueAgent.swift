@@ -19,6 +19,10 @@ public final class IssueAgent: Sendable {
     public let employee: Employee
     /// The company's directory facilitator.
     public let directory: AgentIdentifier
+    /// How far searches of ``directory`` go on to the DFs of the platforms found on the
+    /// network (FIPA `:max-depth`): 0 for a company directory everyone publishes in; 1
+    /// where each phone publishes in its own DF and they find each other (iMobile's Bonjour).
+    public let searchDepth: Int
     /// The company's store and outbox, for an employee who registers issues.
     public let tracker: IssueTracker?
     /// The rules answers follow.
@@ -34,7 +38,9 @@ public final class IssueAgent: Sendable {
     /// - Parameters:
     ///   - employee: whom it represents; its id names the agent.
     ///   - environment: the platform it lives on (the employee's phone).
-    ///   - directory: the company's DF, e.g. `df@company` with its TCP address.
+    ///   - directory: the company's DF, e.g. `df@company` with its TCP address; or the
+    ///     phone's own, with `searchDepth` 1, when platforms find each other by discovery.
+    ///   - searchDepth: see ``searchDepth``.
     ///   - calendar: today's date on the platform clock, for "due within two days".
     ///   - workload: the issues the employee already works on.
     ///   - reportersPlatform: the platform whose agents registered the issues in
@@ -46,13 +52,14 @@ public final class IssueAgent: Sendable {
     ///     long after taking it (a scripted employee, for demos).
     ///   - observe: told what the agent does.
     public init(
-        employee: Employee, environment: Environment, directory: AgentIdentifier, calendar: OutboxClock,
+        employee: Employee, environment: Environment, directory: AgentIdentifier, searchDepth: Int = 0, calendar: OutboxClock,
         workload: [Issue] = [], reportersPlatform: String? = nil, tracker: IssueTracker? = nil, rules: IssueTrackRules? = nil,
         resolveAfter: Duration? = nil, observe: @escaping @Sendable (IssueTrackEvent) -> Void = { _ in }
     ) {
         let rules = rules ?? tracker?.rules ?? IssueTrackRules()
         self.employee = employee
         self.directory = directory
+        self.searchDepth = searchDepth
         self.tracker = tracker
         self.rules = rules
         self.calendar = calendar

@@ -8,7 +8,8 @@ import Synchronization
 ///
 /// 1. An issue that is not urgent by the ``IssueTrackRules`` (medium, low, or high
 ///    with a far deadline) is not offered.
-/// 2. The company's directory is searched for agents offering the issue's service.
+/// 2. The company's directory is searched for agents offering the issue's service (and
+///    those of the phones found on the network, with ``IssueAgent/searchDepth`` 1).
 /// 3. They are offered the issue in a FIPA Contract Net; their proposals and refusals
 ///    carry their reasons. One proposal is accepted (``IssueTracker/choose``) and its
 ///    employee confirms that they took the issue; the store records the assignment. If
@@ -62,7 +63,8 @@ public struct InformIssueToSolve: Behaviour {
         let template = ServiceTemplate(type: issue.service, ontology: IssueMessages.ontology)
         var found: [AgentIdentifier] = []
         do {
-            found = try await agent.searchDirectory(issueAgent.directory, for: template, timeout: IssueAgent.directoryTimeout)
+            found = try await agent.searchDirectory(
+                issueAgent.directory, for: template, maxDepth: issueAgent.searchDepth, timeout: IssueAgent.directoryTimeout)
                 .map(\.agent).filter { $0.localName != agent.identifier.localName }
         } catch .agentStopped {
             throw InteractionError.agentStopped

@@ -239,11 +239,26 @@ public final class PlatformDiscovery: Sendable {
         socket.send(DNSMessage(isResponse: true, answers: unique))
     }
 
-    /// Caches the records of `_sade._tcp` services and their hosts; TTL 0 removes.
+    /// Caches the records of `_sade._tcp` services and their hosts; TTL 0 removes. A
+    /// record with the cache-flush bit replaces the cached ones of its name and type that
+    /// did not come in the same message (RFC 6762 §10.2): a TXT record announced again
+    /// with new services replaces the old one, while the A records a host sends together
+    /// stay together.
     private func take(_ records: [DNSRecord]) {
         let now = ContinuousClock.now
         let ownSRV = ownRecords(ttl: ttl)?.first { $0.type == .srv }
+        let arrived = Set(records.map { record in
+            var key = record
+            key.ttl = 0
+            key.cacheFlush = false
+            return key
+        })
         let changes = state.withLock { state -> [Change] in
+            for record in records where record.cacheFlush {
+                state.cache = state.cache.filter { key, _ in
+                    key.name != record.name || key.type != record.type || arrived.contains(key)
+                }
+            }
             for record in records {
                 if let ownSRV, record.type == .srv, record.name == ownSRV.name, record.data != ownSRV.data {
                     state.conflict = true  // another host claims our instance name

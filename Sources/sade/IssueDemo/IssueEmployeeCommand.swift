@@ -13,8 +13,9 @@ struct IssueEmployeeCommand: AsyncParsableCommand {
         abstract: "Run one employee's IssueAgent on a platform of its own (started by 'sade demo issues').",
         discussion: """
             Reads the employee and their work from the company's database, publishes their \
-            services in the company's DF and answers offers until SIGINT or SIGTERM (or, with \
-            --exit-when-input-closes, until standard input closes). Prints \
+            services in the company's DF (or, with --discover, in the phone's own DF, the phone \
+            advertised on the network by mDNS) and answers offers until SIGINT or SIGTERM (or, \
+            with --exit-when-input-closes, until standard input closes). Prints \
             'employee ID ready on tcp://HOST:PORT' once published.
             """,
         shouldDisplay: false
@@ -27,7 +28,10 @@ struct IssueEmployeeCommand: AsyncParsableCommand {
     var employee: String
 
     @Option(help: "The company's DF, as df@PLATFORM@tcp://HOST:PORT.")
-    var directory: String
+    var directory: String?
+
+    @Flag(help: "Publish in this phone's own DF and advertise the phone on the network (mDNS) instead of using a company DF.")
+    var discover = false
 
     @Option(help: "Seconds the employee works on an issue before reporting it solved.")
     var workTime: Double = 1
@@ -36,12 +40,19 @@ struct IssueEmployeeCommand: AsyncParsableCommand {
     var exitWhenInputCloses = false
 
     func validate() throws {
-        guard SendCommand.receiver(from: directory) != nil else { throw ValidationError("--directory must be df@PLATFORM@tcp://HOST:PORT") }
+        if discover {
+            guard directory == nil else { throw ValidationError("--directory and --discover exclude each other") }
+        } else {
+            guard let directory, SendCommand.receiver(from: directory) != nil else {
+                throw ValidationError("--directory must be df@PLATFORM@tcp://HOST:PORT (or use --discover)")
+            }
+        }
         guard workTime >= 0, workTime <= 86_400 else { throw ValidationError("--work-time must be between 0 and 86400 seconds") }
     }
 
     func run() async throws {
         CommandLogging.bootstrapped
+        await TerminationSignal.install()  // before the phone is announced: a SIGTERM right after must stop it cleanly
         let store = try SQLiteCompanyStore(directory: data)
         guard let person = try await store.employee(employee) else {
             FileHandle.standardError.write(Data("sade issues-employee: \(IssueTrackError.unknownEmployee(employee))\n".utf8))
@@ -49,8 +60,18 @@ struct IssueEmployeeCommand: AsyncParsableCommand {
         }
         let platform = Environment(name: "phone-\(person.id)")
         let transport = try await TCPTransport.start(for: platform, configuration: TCPTransport.Configuration(port: 0, drainTimeout: .seconds(2)))
+        var discovery: PlatformDiscovery?
+        if discover {
+            do {
+                discovery = try await PlatformDiscovery.start(for: platform, transport: transport)
+            } catch {
+                FileHandle.standardError.write(Data("sade issues-employee: discovery: \(error)\n".utf8))
+                await transport.shutdown()
+                throw ExitCode.failure
+            }
+        }
         let agent = IssueAgent(
-            employee: person, environment: platform, directory: SendCommand.receiver(from: directory)!,
+            employee: person, environment: platform, directory: directory.flatMap(SendCommand.receiver(from:)) ?? platform.dfIdentifier,
             calendar: OutboxClock(clock: platform.clock, origin: Date()), workload: try await store.work(of: person.id),
             resolveAfter: .milliseconds(Int64(workTime * 1000)))
         try await agent.start()
@@ -65,6 +86,7 @@ struct IssueEmployeeCommand: AsyncParsableCommand {
             parentAlive = signalled
             break
         }
+        await discovery?.stop()  // goodbye: the others forget this phone at once
         await agent.stop(withdrawingServices: parentAlive)  // an orphan does not wait for the company's DF
         await transport.shutdown()
         say("employee \(person.id) stopped")
