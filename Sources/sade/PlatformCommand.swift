@@ -59,8 +59,10 @@ struct PlatformCommand: AsyncParsableCommand {
         let platform = Environment(name: name)
         let transport: TCPTransport
         do {
+            // Discovered on every interface: others reach it at its network address, not its host name.
+            let reachAt = advertisedHost ?? (discover && ["0.0.0.0", "::"].contains(host) ? SendCommand.networkAddress : nil)
             transport = try await TCPTransport.start(
-                for: platform, configuration: TCPTransport.Configuration(host: host, port: port, advertisedHost: advertisedHost, tls: tls.tls))
+                for: platform, configuration: TCPTransport.Configuration(host: host, port: port, advertisedHost: reachAt, tls: tls.tls))
         } catch {
             FileHandle.standardError.write(Data("sade platform: cannot listen on \(host):\(port): \(error)\n".utf8))
             throw ExitCode.failure

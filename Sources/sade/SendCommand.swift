@@ -66,6 +66,11 @@ struct SendCommand: AsyncParsableCommand {
         guard timeout > 0, timeout <= 86_400 else { throw ValidationError("--timeout must be between 0 and 86400 seconds") }
     }
 
+    /// This machine's first IPv4 address that is not the loopback's, if it has one.
+    static var networkAddress: String? {
+        PlatformDiscovery.advertisedAddresses(host: "0.0.0.0").first.map(\.description).flatMap { $0.hasPrefix("127.") ? nil : $0 }
+    }
+
     /// Splits `NAME@tcp://HOST:PORT` at the last `@tcp://`.
     static func receiver(from text: String) -> AgentIdentifier? {
         guard let at = text.range(of: "@tcp://", options: .backwards) else { return nil }
@@ -79,7 +84,8 @@ struct SendCommand: AsyncParsableCommand {
         CommandLogging.bootstrapped
         let platform = Environment(name: try tls.platformName() ?? "sade-send-\(ProcessInfo.processInfo.processIdentifier)")
         var receiver = Self.receiver(from: to) ?? AgentIdentifier(name: to)
-        if receiver.addresses.isEmpty {
+        let foundOnNetwork = receiver.addresses.isEmpty
+        if foundOnNetwork {
             // --discover: where the platform is, from its mDNS advertisement.
             guard let found = try await Self.find(platform: String(receiver.platform ?? ""), within: timeout) else {
                 FileHandle.standardError.write(Data("sade send: no platform '\(receiver.platform ?? "")' found on the network within \(timeout) s\n".utf8))
@@ -91,7 +97,9 @@ struct SendCommand: AsyncParsableCommand {
         let transport = try await TCPTransport.start(
             for: platform,
             configuration: TCPTransport.Configuration(
-                host: host ?? (isLocal ? "127.0.0.1" : "0.0.0.0"), port: 0, advertisedHost: advertisedHost, tls: tls.tls))
+                host: host ?? (isLocal ? "127.0.0.1" : "0.0.0.0"), port: 0,
+                // Found on the network: it reaches us back at our address there, not at our host name.
+                advertisedHost: advertisedHost ?? (foundOnNetwork && !isLocal && host == nil ? Self.networkAddress : nil), tls: tls.tls))
         let (replies, continuation) = AsyncStream.makeStream(of: ACLMessage.self)
         let conversation = "send-\(UInt64.random(in: 1...UInt64.max))"
         let sender = Agent(name: "sender", environment: platform, handlers: [

@@ -21,6 +21,26 @@ public final class NetworkNamespace: Sendable {
         }
     }
 
+    /// Joins this namespace and `other` by a veth pair, as two hosts on one link:
+    /// `10.77.N.1/24` here, `10.77.N.2/24` there, multicast routed over the link.
+    /// Returns the two addresses.
+    public func link(to other: NetworkNamespace, subnet: Int = 0) async throws -> (here: String, there: String) {
+        let suffix = String(UInt16.random(in: 0...UInt16.max), radix: 16)
+        let (mine, theirs) = ("sv\(suffix)a", "sv\(suffix)b")
+        let (here, there) = ("10.77.\(subnet).1", "10.77.\(subnet).2")
+        for arguments in [
+            ["link", "add", mine, "netns", name, "type", "veth", "peer", "name", theirs, "netns", other.name],
+            ["-n", name, "addr", "add", "\(here)/24", "dev", mine], ["-n", name, "link", "set", mine, "up"],
+            ["-n", other.name, "addr", "add", "\(there)/24", "dev", theirs], ["-n", other.name, "link", "set", theirs, "up"],
+            ["-n", name, "route", "replace", "224.0.0.0/4", "dev", mine],
+            ["-n", other.name, "route", "replace", "224.0.0.0/4", "dev", theirs],
+        ] {
+            let run = try await SadeProcess(arguments, executable: ip).finish()
+            guard run.status == 0 else { throw MissingTestTool(what: "a veth link (ip \(arguments.joined(separator: " ")): \(run.error))") }
+        }
+        return (here, there)
+    }
+
     /// `sade arguments…` in the namespace.
     public func sade(_ arguments: [String]) throws -> SadeProcess {
         try SadeProcess(["netns", "exec", name, SadeProcess.executable.path] + arguments, executable: ip)

@@ -112,6 +112,41 @@ struct DiscoveryProcessTests {
         await host.remove()
     }
 
+    @Test("""
+        two hosts joined by a veth pair: platforms listening on every interface find each other over the link at their \
+        link addresses, and a request found by name alone crosses it and is answered
+        """)
+    func twoHostsOnALink() async throws {
+        let first = try await NetworkNamespace()
+        let second = try await NetworkNamespace()
+        var processes: [SadeProcess] = []
+        defer { for process in processes { process.terminate() } }
+        do {
+            let (alphaAddress, betaAddress) = try await first.link(to: second, subnet: 7)
+            let alpha = try first.sade(["platform", "--name", "alpha", "--host", "0.0.0.0", "--port", "7101", "--discover"])
+            let beta = try second.sade(["platform", "--name", "beta", "--host", "0.0.0.0", "--port", "7102", "--discover"])
+            processes += [alpha, beta]
+            #expect(await alpha.line(containing: "found platform beta") == "found platform beta at tcp://\(betaAddress):7102")
+            #expect(await beta.line(containing: "found platform alpha") == "found platform alpha at tcp://\(alphaAddress):7101")
+
+            let sent = try await second.sade(["send", "--discover", "--to", "echo@alpha", "--content", "(across the link)", "--timeout", "10"]).finish()
+            #expect(sent.status == 0, "\(sent.error)")
+            #expect(sent.output.contains(#":content "(across the link)""#), "\(sent.output)")
+            let listed = try await first.sade(["discover", "--timeout", "2"]).finish()
+            #expect(listed.output.contains("beta\ttcp://\(betaAddress):7102\techo") && listed.output.contains("  echo@beta\techo (echo, fipa-request)"), "\(listed.output)\(listed.error)")
+            alpha.signal(SIGTERM)
+            beta.signal(SIGTERM)
+            _ = await (alpha.finish(), beta.finish())
+        } catch {
+            for process in processes { process.terminate() }
+            await first.remove()
+            await second.remove()
+            throw error
+        }
+        await first.remove()
+        await second.remove()
+    }
+
     @Test("python-zeroconf, an independent implementation, browses and resolves our platform, and we find the service it publishes")
     func zeroconfInterop() async throws {
         try TestTools.requirePython(modules: ["zeroconf"])
