@@ -1,0 +1,245 @@
+import Logging
+import SADEACL
+import SADECore
+import Synchronization
+
+/// Agents on XMPP (beside TCP): each agent of the platform given to ``start(for:configuration:agents:logger:)``
+/// logs in to an XMPP server as `agent@domain` and sends and receives FIPA messages as
+/// SPADE 4 encodes them (``SPADEMessageCoding``), so SPADE agents and ours talk. An
+/// agent elsewhere on XMPP is named by its JID, with the address `xmpp://user@domain`:
+///
+/// ```swift
+/// let xmpp = try await XMPPTransport.start(
+///     for: platform, configuration: .init(host: "127.0.0.1", domain: "localhost", password: "secret", register: true),
+///     agents: ["nurse"])
+/// let alice = AgentIdentifier(name: "alice@localhost", addresses: ["xmpp://alice@localhost"])
+/// let answer = try await nurse.request(to: alice, content: "(ping)", timeout: .seconds(5))
+/// ```
+///
+/// A session that drops is opened again with back-off; while it is down, messages from
+/// that agent fail at once. A `subscribe` to an agent's presence is approved, as SPADE
+/// agents do; the presence of contacts is kept (``presence(of:)``).
+public final class XMPPTransport: MessageTransport {
+    /// The server, the password of every agent's account, and how to connect.
+    public struct Configuration: Sendable {
+        public var host: String
+        public var port: Int
+        public var domain: String
+        public var password: String
+        /// Create each agent's account by in-band registration (XEP-0077) first.
+        public var register: Bool
+        public var trust: XMPPConnection.Configuration.Trust
+        public var allowPlaintext: Bool
+        /// The resource every agent binds.
+        public var resource: String
+        /// The first and the longest wait between attempts to open a dropped session again.
+        public var reconnectBackoff: (first: Duration, longest: Duration)
+
+        public init(
+            host: String, port: Int = 5222, domain: String, password: String, register: Bool = false,
+            trust: XMPPConnection.Configuration.Trust = .system, allowPlaintext: Bool = false, resource: String = "sade",
+            reconnectBackoff: (first: Duration, longest: Duration) = (.milliseconds(200), .seconds(30))
+        ) {
+            self.host = host
+            self.port = port
+            self.domain = domain
+            self.password = password
+            self.register = register
+            self.trust = trust
+            self.allowPlaintext = allowPlaintext
+            self.resource = resource
+            self.reconnectBackoff = reconnectBackoff
+        }
+
+        func session(for username: String) -> XMPPConnection.Configuration {
+            XMPPConnection.Configuration(
+                host: host, port: port, domain: domain, username: username, password: password, resource: resource,
+                register: register, trust: trust, allowPlaintext: allowPlaintext)
+        }
+    }
+
+    /// What a contact's last presence said.
+    public enum Presence: String, Hashable, Sendable {
+        case available, unavailable
+    }
+
+    /// The platform's agents on XMPP, by local name.
+    private let sessions: [String: AgentSession]
+    private let contacts = Mutex<[String: Presence]>([:])
+    private let configuration: Configuration
+
+    private init(sessions: [String: AgentSession], configuration: Configuration) {
+        self.sessions = sessions
+        self.configuration = configuration
+    }
+
+    /// Logs `agents` (local names on `platform`) in, each as `name@domain`, and attaches
+    /// the transport to the platform.
+    ///
+    /// - Throws: ``XMPPError`` when an agent cannot log in (the others are logged out).
+    public static func start(
+        for platform: Environment, configuration: Configuration, agents: [String], logger: Logger = Logger(label: "sade.xmpp")
+    ) async throws(XMPPError) -> XMPPTransport {
+        var sessions: [String: AgentSession] = [:]
+        for name in agents {
+            do throws(XMPPError) {
+                let connection = try await XMPPConnection.connect(configuration.session(for: name), logger: logger)
+                sessions[name] = AgentSession(agent: name, connection: connection)
+            } catch {
+                for session in sessions.values { await session.stop() }
+                throw error
+            }
+        }
+        let transport = XMPPTransport(sessions: sessions, configuration: configuration)
+        for session in sessions.values {
+            session.run(configuration: configuration, logger: logger) { [weak platform, weak transport] stanza in
+                guard let platform, let transport else { return }
+                transport.take(stanza, for: session.agent, on: platform, logger: logger)
+            }
+        }
+        platform.attach(transport)
+        return transport
+    }
+
+    /// `xmpp://agent@domain` of every agent on XMPP.
+    public var addresses: [String] { sessions.keys.sorted().map { "xmpp://\($0)@\(configuration.domain)" } }
+
+    /// Whether `address` is an XMPP address.
+    public func canReach(_ address: String) -> Bool { address.hasPrefix("xmpp://") }
+
+    /// Sends `message` from its sender's session to the JID in `address`.
+    public func send(_ message: ACLMessage, to receiver: AgentIdentifier, at address: String) -> DeliveryFailure? {
+        let jid = String(address.dropFirst("xmpp://".count))
+        guard !jid.isEmpty, jid.contains("@") else { return .unreachable(receiver, reason: "'\(address)' names no JID") }
+        guard let sender = message.sender.map({ String($0.localName) }), let session = sessions[sender] else {
+            return .unreachable(receiver, reason: "the sender '\(message.sender?.name ?? "none")' has no XMPP session on this platform")
+        }
+        guard let connection = session.connection else {
+            return .unreachable(receiver, reason: "the XMPP session of '\(sender)' is down, being opened again")
+        }
+        if presence(of: jid) == .unavailable {
+            return .unreachable(receiver, reason: "\(jid) is offline (its last presence)")
+        }
+        connection.send(SPADEMessageCoding.stanza(for: message, to: jid))
+        return nil
+    }
+
+    /// Like ``send(_:to:at:)``: the socket takes what is written.
+    public func sendWhenReady(_ message: ACLMessage, to receiver: AgentIdentifier, at address: String) async -> DeliveryFailure? {
+        send(message, to: receiver, at: address)
+    }
+
+    /// The last presence a contact (bare JID) sent to one of our agents, if any.
+    public func presence(of jid: String) -> Presence? {
+        contacts.withLock { $0[SPADEMessageCoding.bareJID(jid)] }
+    }
+
+    /// Every contact whose presence we heard, by bare JID.
+    public var knownContacts: [String: Presence] { contacts.withLock { $0 } }
+
+    /// Asks for `jid`'s presence on behalf of `agent` (a subscription request).
+    public func subscribe(agent: String, to jid: String) {
+        sessions[agent]?.connection?.send(XMPPElement("presence", namespace: "jabber:client", attributes: ["to": jid, "type": "subscribe"]))
+    }
+
+    /// Logs every agent out and detaches the transport.
+    public func shutdown(from platform: Environment? = nil) async {
+        platform?.detachTransport(withAddresses: addresses)
+        for session in sessions.values { await session.stop() }
+    }
+
+    // MARK: Receiving
+
+    private func take(_ stanza: XMPPElement, for agent: String, on platform: Environment, logger: Logger) {
+        let local = AgentIdentifier(name: "\(agent)@\(platform.name)")
+        switch stanza.name {
+        case "message" where stanza[attribute: "type"] == "error":
+            returnFailure(stanza, to: local, on: platform)
+        case "message":
+            do throws(SPADEMessageCoding.DecodingError) {
+                platform.deliverArrived(try SPADEMessageCoding.message(from: stanza, receiver: local), to: local)
+            } catch {
+                logger.notice("XMPP message dropped", metadata: ["agent": "\(agent)", "from": "\(stanza[attribute: "from"] ?? "?")", "reason": "\(error)"])
+                if case .unknownPerformative = error, let from = stanza[attribute: "from"] {
+                    let notUnderstood = ACLMessage(.notUnderstood, content: "((unknown-performative))", conversationID: stanza.child("thread")?.text)
+                    sessions[agent]?.connection?.send(SPADEMessageCoding.stanza(for: notUnderstood, to: SPADEMessageCoding.bareJID(from)))
+                }
+            }
+        case "presence":
+            guard let from = stanza[attribute: "from"] else { return }
+            let bare = SPADEMessageCoding.bareJID(from)
+            switch stanza[attribute: "type"] {
+            case nil: contacts.withLock { $0[bare] = .available }
+            case "unavailable": contacts.withLock { $0[bare] = .unavailable }
+            case "subscribe":  // approved, as SPADE agents do
+                sessions[agent]?.connection?.send(XMPPElement("presence", namespace: "jabber:client", attributes: ["to": bare, "type": "subscribed"]))
+            default: break
+            }
+        default:
+            break
+        }
+    }
+
+    /// An XMPP error bounced a message of ours: the sender gets a FIPA failure from the AMS.
+    private func returnFailure(_ stanza: XMPPElement, to local: AgentIdentifier, on platform: Environment) {
+        let from = SPADEMessageCoding.bareJID(stanza[attribute: "from"] ?? "")
+        let condition = stanza.child("error")?.elements.first { $0.namespace == "urn:ietf:params:xml:ns:xmpp-stanzas" }?.name ?? "undefined-condition"
+        let original = try? SPADEMessageCoding.message(from: stanza, receiver: local)
+        var notice = ACLMessage(
+            .failure, sender: platform.amsIdentifier, receivers: [local],
+            content: "((unreachable \(ACLExpression.string("\(from): \(condition)"))))", conversationID: original?.conversationID,
+            inReplyTo: original?.replyWith)
+        notice.userDefined["X-failure-reason"] = "unreachable"
+        notice.userDefined["X-undelivered-to"] = from
+        platform.deliverArrived(notice, to: local)
+    }
+}
+
+/// One agent's XMPP session, opened again when it drops.
+private final class AgentSession: Sendable {
+    let agent: String
+    private let current: Mutex<XMPPConnection?>
+    private let task = Mutex<Task<Void, Never>?>(nil)
+
+    init(agent: String, connection: XMPPConnection) {
+        self.agent = agent
+        current = Mutex(connection)
+    }
+
+    /// The open connection, if there is one.
+    var connection: XMPPConnection? { current.withLock { $0 } }
+
+    /// Reads stanzas into `deliver`; reconnects with back-off while not stopped.
+    func run(configuration: XMPPTransport.Configuration, logger: Logger, deliver: @escaping @Sendable (XMPPElement) -> Void) {
+        let running = Task { [agent] in
+            var backoff = configuration.reconnectBackoff.first
+            while !Task.isCancelled {
+                if let connection = current.withLock({ $0 }) {
+                    for await stanza in connection.stanzas { deliver(stanza) }
+                    current.withLock { $0 = nil }
+                    guard !Task.isCancelled else { return }
+                    logger.warning("XMPP session dropped; opening it again", metadata: ["agent": "\(agent)", "reason": "\(connection.endReason.map { "\($0)" } ?? "closed")"])
+                    backoff = configuration.reconnectBackoff.first
+                }
+                try? await Task.sleep(for: backoff)
+                guard !Task.isCancelled else { return }
+                do throws(XMPPError) {
+                    let connection = try await XMPPConnection.connect(configuration.session(for: agent), logger: logger)
+                    current.withLock { $0 = connection }
+                } catch {
+                    logger.warning("XMPP session not opened", metadata: ["agent": "\(agent)", "error": "\(error)", "next attempt in": "\(backoff * 2)"])
+                    backoff = min(backoff * 2, configuration.reconnectBackoff.longest)
+                }
+            }
+        }
+        task.withLock { $0 = running }
+    }
+
+    /// Logs out and stops reconnecting.
+    func stop() async {
+        let running = task.withLock { $0 }
+        running?.cancel()
+        if let connection = current.withLock({ $0 }) { await connection.close() }
+        await running?.value
+    }
+}
