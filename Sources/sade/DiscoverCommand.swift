@@ -109,7 +109,7 @@ struct DiscoverCommand: AsyncParsableCommand {
                 if let result { result.unanswered[platform.name].map { "\($0)" } } else { "this process could not open a TCP port to ask it" }
             return Listing(
                 name: platform.name, port: platform.port, addresses: platform.addresses, services: platform.services, version: platform.version,
-                agents: problem == nil ? result?.entries.filter { $0.agent.platform.map(String.init) == platform.name } : nil,
+                agents: problem == nil ? result?.answers[platform.name] : nil,
                 directoryProblem: problem)
         }
     }

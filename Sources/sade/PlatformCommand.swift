@@ -75,7 +75,11 @@ struct PlatformCommand: AsyncParsableCommand {
         var discovery: PlatformDiscovery?
         if discover {
             do {
-                discovery = try await PlatformDiscovery.start(for: platform, transport: transport, ttl: UInt32(discoveryTTL)) { change in
+                // Every interface's address when on all of them, even if replies name one.
+                let everyAddress = advertisedHost == nil && ["0.0.0.0", "::"].contains(host) ? PlatformDiscovery.advertisedAddresses(host: "0.0.0.0") : nil
+                discovery = try await PlatformDiscovery.start(
+                    for: platform, transport: transport, addresses: everyAddress, ttl: UInt32(discoveryTTL)
+                ) { change in
                     switch change {
                     case .found(let found): say("found platform \(found.name) at \(found.transportAddresses.joined(separator: " "))")
                     case .updated(let found): say("platform \(found.name) now at \(found.transportAddresses.joined(separator: " ")) services \(found.services)")

@@ -51,7 +51,14 @@ struct DemoCommandTests {
         """)
     func storyWithDiscovery() async throws {
         let host = try await NetworkNamespace()
-        let run = try await host.sade(["demo", "issues", "--discover"]).finish()
+        let demo: SadeProcess
+        do {
+            demo = try host.sade(["demo", "issues", "--discover"])
+        } catch {
+            await host.remove()
+            throw error
+        }
+        let run = await demo.finish()
         await host.remove()
         #expect(run.status == 0, "stderr: \(run.error)")
         Self.expectStory(run.output)

@@ -17,7 +17,10 @@ public final class NetworkNamespace: Sendable {
             ["netns", "exec", name, "ip", "route", "add", "224.0.0.0/4", "dev", "lo"],
         ] {
             let run = try await SadeProcess(arguments, executable: ip).finish()
-            guard run.status == 0 else { throw MissingTestTool(what: "a network namespace (ip \(arguments.joined(separator: " ")): \(run.error))") }
+            guard run.status == 0 else {
+                await remove()
+                throw MissingTestTool(what: "a network namespace (ip \(arguments.joined(separator: " ")): \(run.error))")
+            }
         }
     }
 

@@ -83,6 +83,11 @@ public final class Environment: Sendable {
     /// The addresses where this platform can be reached, over every attached transport.
     public var addresses: [String] { transports.withLock { $0.attached.flatMap(\.addresses) } }
 
+    /// DF searches going on to other platforms now (``AgentManagementService``); at most
+    /// ``maxFederatedSearches`` at once, the others answered from this DF alone.
+    let federatedSearches = Mutex(0)
+    static let maxFederatedSearches = 16
+
     /// Where other platforms were found (by discovery), for receivers named without addresses.
     let foundPlatforms = Mutex<[String: [String]]>([:])
 

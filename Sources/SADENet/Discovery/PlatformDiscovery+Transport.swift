@@ -8,12 +8,16 @@ extension PlatformDiscovery {
     /// platform found is reachable from then on by name alone (`agent@beta`, no address),
     /// and forgotten when it goes. The TXT record lists the service types the platform's
     /// DF holds at each announcement.
+    ///
+    /// - Parameter addresses: the addresses to advertise; by default the transport's
+    ///   advertised host, or its host, or every interface's when that is `0.0.0.0`.
     public static func start(
-        for environment: Environment, transport: TCPTransport, ttl: UInt32 = 120, logger: Logger = Logger(label: "sade.discovery"),
-        onChange: @escaping @Sendable (Change) -> Void = { _ in }
+        for environment: Environment, transport: TCPTransport, addresses: [IPv4Address]? = nil, ttl: UInt32 = 120,
+        logger: Logger = Logger(label: "sade.discovery"), onChange: @escaping @Sendable (Change) -> Void = { _ in }
     ) async throws -> PlatformDiscovery {
         let advertisement = Advertisement(
-            platform: environment.name, port: transport.port, addresses: advertisedAddresses(host: transport.configuration.advertisedHost ?? transport.configuration.host),
+            platform: environment.name, port: transport.port,
+            addresses: addresses ?? advertisedAddresses(host: transport.configuration.advertisedHost ?? transport.configuration.host),
             services: { [directory = environment.directory] in
                 Array(Set(directory.search(ServiceTemplate()).flatMap { $0.services.map(\.type) })).sorted()
             })

@@ -61,7 +61,10 @@ public final class PlatformDiscovery: Sendable {
 
     private struct Cached {
         var record: DNSRecord
+        var received: ContinuousClock.Instant
         var expires: ContinuousClock.Instant
+        /// When to ask again, before it expires (RFC 6762 §5.2: at 80 % of its TTL).
+        var refresh: ContinuousClock.Instant
     }
 
     private struct State {
@@ -69,7 +72,12 @@ public final class PlatformDiscovery: Sendable {
         var platforms: [String: DiscoveredPlatform] = [:]
         var conflict = false
         var probing = true
+        var stopped = false
     }
+
+    /// The most records cached: beyond it new ones are ignored (a hostile peer cannot
+    /// grow the cache without bound).
+    static let cacheCapacity = 2_048
 
     private let socket: MulticastDNSSocket
     private let advertisement: Advertisement?
@@ -131,9 +139,9 @@ public final class PlatformDiscovery: Sendable {
     /// What the socket saw (messages, malformed packets, packets dropped by the rate limit).
     public var seen: MulticastDNSSocket.Counters { socket.seen }
 
-    /// Announces the advertisement again (its services changed).
+    /// Announces the advertisement again (its services changed); nothing once stopped.
     public func announce() {
-        guard let records = ownRecords(ttl: ttl) else { return }
+        guard !state.withLock({ $0.stopped }), let records = ownRecords(ttl: ttl) else { return }
         socket.send(DNSMessage(isResponse: true, answers: records))
     }
 
@@ -153,6 +161,7 @@ public final class PlatformDiscovery: Sendable {
 
     /// Says goodbye (the records with TTL 0) and closes the socket.
     public func stop() async {
+        state.withLock { $0.stopped = true }
         for task in tasks.withLock({ tasks in defer { tasks = [] }; return tasks }) { task.cancel() }
         pendingAnnouncement.withLock { $0?.cancel() }
         if let goodbye = ownRecords(ttl: 0) { socket.send(DNSMessage(isResponse: true, answers: goodbye)) }
@@ -216,7 +225,13 @@ public final class PlatformDiscovery: Sendable {
 
     private func handle(_ message: DNSMessage, from: SocketAddress) {
         if message.isResponse {
-            take(message.records)
+            // A loopback address means something only to a sender on this host.
+            // (0.0.0.0: a sender with no address of its own, as on a loopback-only host.)
+            let fromHere = from.ipAddress.map { $0.hasPrefix("127.") || $0 == "0.0.0.0" } ?? true
+            take(message.records.filter { record in
+                guard !fromHere, case .a(let address) = record.data else { return true }
+                return !address.description.hasPrefix("127.")
+            })
         } else if !state.withLock({ $0.probing }) {
             answer(message.questions)
         }
@@ -240,23 +255,22 @@ public final class PlatformDiscovery: Sendable {
     }
 
     /// Caches the records of `_sade._tcp` services and their hosts; TTL 0 removes. A
-    /// record with the cache-flush bit replaces the cached ones of its name and type that
-    /// did not come in the same message (RFC 6762 §10.2): a TXT record announced again
-    /// with new services replaces the old one, while the A records a host sends together
-    /// stay together.
+    /// record with the cache-flush bit replaces the cached ones of its name and type
+    /// received more than a second before (RFC 6762 §10.2: records a host sends in
+    /// several packets stay together); of records that can only be one — SRV, TXT — the
+    /// last received counts.
     private func take(_ records: [DNSRecord]) {
         let now = ContinuousClock.now
         let ownSRV = ownRecords(ttl: ttl)?.first { $0.type == .srv }
-        let arrived = Set(records.map { record in
-            var key = record
-            key.ttl = 0
-            key.cacheFlush = false
-            return key
-        })
+        struct RecordSet: Hashable {
+            let name: DNSName
+            let type: DNSRecordType
+        }
+        let flushed = Set(records.filter(\.cacheFlush).map { RecordSet(name: $0.name, type: $0.type) })
         let changes = state.withLock { state -> [Change] in
-            for record in records where record.cacheFlush {
-                state.cache = state.cache.filter { key, _ in
-                    key.name != record.name || key.type != record.type || arrived.contains(key)
+            if !flushed.isEmpty {
+                state.cache = state.cache.filter { key, cached in
+                    !flushed.contains(RecordSet(name: key.name, type: key.type)) || now - cached.received < .seconds(1)
                 }
             }
             for record in records {
@@ -269,8 +283,9 @@ public final class PlatformDiscovery: Sendable {
                 key.cacheFlush = false
                 if record.ttl == 0 {
                     state.cache[key] = nil
-                } else {
-                    state.cache[key] = Cached(record: record, expires: now.advanced(by: .seconds(Int(record.ttl))))
+                } else if state.cache[key] != nil || state.cache.count < Self.cacheCapacity {
+                    let lifetime = Duration.seconds(Int(record.ttl))
+                    state.cache[key] = Cached(record: record, received: now, expires: now + lifetime, refresh: now + lifetime * 0.8)
                 }
             }
             return Self.resolve(&state, excluding: advertisement?.platform)
@@ -278,18 +293,26 @@ public final class PlatformDiscovery: Sendable {
         for change in changes { onChange(change) }
     }
 
+    /// Drops what expired, and asks again for the services when a record of ours is
+    /// near its end (RFC 6762 §5.2), so that a platform still there is not lost.
     private func expire() {
         let now = ContinuousClock.now
-        let changes = state.withLock { state -> [Change] in
+        let (changes, askAgain) = state.withLock { state -> ([Change], Bool) in
             state.cache = state.cache.filter { $0.value.expires > now }
-            return Self.resolve(&state, excluding: advertisement?.platform)
+            var askAgain = false
+            for (key, cached) in state.cache where cached.refresh <= now {
+                askAgain = true
+                state.cache[key]?.refresh = now + (cached.expires - now) / 2
+            }
+            return (Self.resolve(&state, excluding: advertisement?.platform), askAgain)
         }
+        if askAgain { socket.send(DNSMessage(isResponse: false, questions: [DNSQuestion(Self.serviceType, .ptr)])) }
         for change in changes { onChange(change) }
     }
 
     /// The platforms the cache describes now, and what changed since the last look.
     private static func resolve(_ state: inout State, excluding own: String?) -> [Change] {
-        let records = state.cache.values.map(\.record)
+        let records = state.cache.values.sorted { $0.received > $1.received }.map(\.record)  // the last received first
         var found: [String: DiscoveredPlatform] = [:]
         for pointer in records where pointer.name == serviceType {
             guard case .ptr(let instance) = pointer.data, let label = instance.labels.first else { continue }

@@ -73,8 +73,10 @@ struct IssuesDemoCommand: AsyncParsableCommand {
         var sightings: PlatformSightings?
         if discover, let transport {
             let seen = PlatformSightings()
+            let (changes, report) = AsyncStream.makeStream(of: PlatformDiscovery.Change.self)
+            Task { for await change in changes { await seen.take(change) } }  // one reader: in the order heard
             do {
-                discovery = try await PlatformDiscovery.start(for: platform, transport: transport) { change in Task { await seen.take(change) } }
+                discovery = try await PlatformDiscovery.start(for: platform, transport: transport) { change in report.yield(change) }
             } catch {
                 await transport.shutdown()
                 FileHandle.standardError.write(Data("sade demo issues: discovery: \(error)\n".utf8))

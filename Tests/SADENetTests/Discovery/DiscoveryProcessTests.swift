@@ -41,6 +41,8 @@ struct DiscoveryProcessTests {
             alpha.signal(SIGTERM)
             _ = await alpha.finish()
         } catch {
+            for process in processes { process.terminate() }
+            for process in processes { _ = await process.finish() }
             await host.remove()
             throw error
         }
@@ -49,7 +51,7 @@ struct DiscoveryProcessTests {
 
     @Test("""
         the directory is federated: sade discover lists every platform's agents from its DF; alpha's DF asked with \
-        :max-depth answers with beta's services too, leaves out a frozen beta after its bound, and forgets a dead one; \
+        :max-depth answers with beta's services too, leaves out a frozen beta after its bound, and forgets it once gone; \
         a second platform may not take a name in use
         """)
     func federatedDirectory() async throws {
@@ -57,8 +59,9 @@ struct DiscoveryProcessTests {
         var processes: [SadeProcess] = []
         defer { for process in processes { process.terminate() } }
         do {
-            let alpha = try host.sade(["platform", "--name", "alpha", "--port", "0", "--discover", "--discovery-ttl", "2"])
-            let beta = try host.sade(["platform", "--name", "beta", "--port", "0", "--participants", "2", "--discover", "--discovery-ttl", "2"])
+            // An hour's TTL: beta is known until it says goodbye, frozen or not.
+            let alpha = try host.sade(["platform", "--name", "alpha", "--port", "0", "--discover", "--discovery-ttl", "3600"])
+            let beta = try host.sade(["platform", "--name", "beta", "--port", "0", "--participants", "2", "--discover", "--discovery-ttl", "3600"])
             processes += [alpha, beta]
             #expect(await alpha.line(containing: "found platform beta") != nil)
             #expect(await beta.line(containing: "found platform alpha") != nil)
@@ -91,12 +94,13 @@ struct DiscoveryProcessTests {
             let echoes = try await federatedSearch("echo")
             #expect(echoes.contains("echo@alpha") && echoes.contains("echo@beta"), "\(echoes)")
 
-            beta.signal(SIGSTOP)  // still advertised, takes connections, answers nothing
+            beta.signal(SIGSTOP)  // still known to alpha, takes connections, answers nothing
             let whileFrozen = try await federatedSearch("echo")
             #expect(whileFrozen.contains("echo@alpha") && !whileFrozen.contains("echo@beta"), "answered without beta: \(whileFrozen)")
-            beta.signal(SIGKILL)
-            _ = await beta.finish()
-            #expect(await alpha.line(containing: "lost platform beta") != nil)
+            beta.signal(SIGCONT)
+            beta.signal(SIGTERM)
+            #expect(await beta.finish().status == 0)
+            #expect(await alpha.line(containing: "lost platform beta") != nil, "its goodbye")
             let afterLoss = try await federatedSearch("bidding")
             #expect(afterLoss.hasPrefix("(inform ") && !afterLoss.contains("bidder-"), "beta's services went with it: \(afterLoss)")
 
@@ -106,6 +110,8 @@ struct DiscoveryProcessTests {
             alpha.signal(SIGTERM)
             #expect(await alpha.finish().status == 0)
         } catch {
+            for process in processes { process.terminate() }
+            for process in processes { _ = await process.finish() }
             await host.remove()
             throw error
         }
@@ -139,6 +145,7 @@ struct DiscoveryProcessTests {
             _ = await (alpha.finish(), beta.finish())
         } catch {
             for process in processes { process.terminate() }
+            for process in processes { _ = await process.finish() }
             await first.remove()
             await second.remove()
             throw error
@@ -179,6 +186,8 @@ struct DiscoveryProcessTests {
             beta.signal(SIGTERM)
             _ = await (watch.finish(), beta.finish(), publisher.finish())
         } catch {
+            for process in processes { process.terminate() }
+            for process in processes { _ = await process.finish() }
             await host.remove()
             throw error
         }
@@ -209,6 +218,8 @@ struct DiscoveryProcessTests {
             let numbers = counts.split(separator: " ").compactMap { Int($0) }
             #expect(numbers.count == 3 && numbers[1] >= 8 && numbers[2] > 0, "the malformed ones counted, the flood cut: \(counts)")
         } catch {
+            for process in processes { process.terminate() }
+            for process in processes { _ = await process.finish() }
             await host.remove()
             throw error
         }

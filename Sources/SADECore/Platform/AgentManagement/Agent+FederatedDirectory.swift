@@ -8,6 +8,8 @@ public struct FederatedSearchResult: Hashable, Sendable {
     public var entries: [DirectoryEntry]
     /// The other platforms whose DF answered, by name.
     public var answered: [String]
+    /// What each of those DFs answered, by platform (an agent may be in several).
+    public var answers: [String: [DirectoryEntry]]
     /// The other platforms whose DF did not answer in time, or refused, with why.
     public var unanswered: [String: InteractionError]
 }
@@ -27,7 +29,8 @@ extension Agent {
     /// Entries of another platform's agents carry that platform's addresses when their
     /// DF gave none, so they stay reachable however they were found.
     public func searchDirectories(for template: ServiceTemplate, limit: Int = 100, timeout: Duration) async -> FederatedSearchResult {
-        var result = FederatedSearchResult(entries: environment.directory.search(template, limit: limit), answered: [], unanswered: [:])
+        var result = FederatedSearchResult(
+            entries: environment.directory.search(template, limit: limit), answered: [], answers: [:], unanswered: [:])
         let platforms = environment.knownPlatforms
         guard !platforms.isEmpty, limit > 0 else { return result }
         let answers = await withTaskGroup(of: (String, Result<[DirectoryEntry], InteractionError>).self) { group in
@@ -52,19 +55,18 @@ extension Agent {
                 result.unanswered[platform] = error
             case .success(let entries):
                 result.answered.append(platform)
-                for var entry in entries where seen.insert(fullName(of: entry.agent, on: platform)).inserted {
+                let stamped = entries.map { entry in
+                    var entry = entry
                     if entry.agent.platform == nil { entry.agent.name += "@\(platform)" }
                     if entry.agent.addresses.isEmpty, entry.agent.platform.map(String.init) == platform { entry.agent.addresses = platforms[platform] ?? [] }
-                    result.entries.append(entry)
+                    return entry
                 }
+                result.answers[platform] = stamped
+                for entry in stamped where seen.insert(fullName(of: entry.agent)).inserted { result.entries.append(entry) }
             }
         }
         result.entries = Array(result.entries.prefix(limit))
         return result
     }
 
-    /// `name@platform`, a name without a platform being `platform`'s (this one's by default).
-    private nonisolated func fullName(of agent: AgentIdentifier, on platform: String? = nil) -> String {
-        agent.platform == nil ? "\(agent.name)@\(platform ?? environment.name)" : agent.name
-    }
 }

@@ -8,7 +8,8 @@ import SADEACL
 /// `search` whose `(search-constraints …)` has a `:max-depth` other than 0 also searches
 /// the DFs of the platforms found on the network (see
 /// ``Agent/searchDirectories(for:limit:timeout:)``) and answers when they have, or
-/// after at most 2 s without those that did not.
+/// after at most 2 s without those that did not; beyond 16 such searches at once, the
+/// others are answered from this DF alone.
 /// Answers: `inform` `((done <action>))` or `((result <action> (sequence …)))`;
 /// `failure` `(<action> (already-registered))` / `(not-registered)`;
 /// `refuse` `(<action> (unauthorised))` / `(unsupported-function f)`; `not-understood`
@@ -92,8 +93,9 @@ enum AgentManagementService {
     private static func federate(
         _ query: FederatedQuery, answering message: ACLMessage, action: ACLExpression, within bound: Duration, agent: isolated Agent
     ) async {
-        let result = await agent.searchDirectories(for: query.template, limit: .max, timeout: bound)
         let platform = agent.environment
+        defer { platform.federatedSearches.withLock { $0 -= 1 } }
+        let result = await agent.searchDirectories(for: query.template, limit: .max, timeout: bound)
         let found = result.entries.filter { query.agent == nil || platform.isSameAgent($0.agent, query.agent!) }
         if !result.unanswered.isEmpty {
             agent.logger.notice(
@@ -182,7 +184,7 @@ enum AgentManagementService {
             }
             let constraints = arguments.dropFirst().first
             let limit = maxResults(constraints)
-            if maxDepth(constraints) != 0, !platform.knownPlatforms.isEmpty {
+            if maxDepth(constraints) != 0, !platform.knownPlatforms.isEmpty, platform.beginFederatedSearch() {
                 return .federate(FederatedQuery(template: template, agent: agent, limit: limit))
             }
             let found = directory.search(template).filter { agent == nil || platform.isSameAgent($0.agent, agent!) }
@@ -259,6 +261,17 @@ enum AgentManagementService {
 }
 
 extension Environment {
+    /// Takes one of the ``maxFederatedSearches`` places; `false` when they are all taken
+    /// (the search is then answered from this DF alone, so that no one asker can make
+    /// this platform flood the others).
+    func beginFederatedSearch() -> Bool {
+        federatedSearches.withLock { running in
+            guard running < Self.maxFederatedSearches else { return false }
+            running += 1
+            return true
+        }
+    }
+
     /// Whether `sender` may register, modify or deregister the entry of `agent`: only
     /// its own, and an agent of another platform (a sender with another platform's
     /// addresses) only an entry with those same addresses, over one with those addresses, so that a platform that

@@ -56,7 +56,10 @@ extension MonitoringServer {
             } catch IssueTrackError.unknownEmployee(let reporter) {
                 throw APIError.invalid("reporter: \(IssueTrackError.unknownEmployee(reporter))", code: "invalid-field")
             }
-            return EditedResponse(status: .accepted, response: IssueView(stored, round: try await office.round(of: stored.id ?? 0)))
+            // The issue as it is now, read with its round: the round may already be over,
+            // and the issue it assigned must not be shown as still open beside it.
+            let current = if let id = stored.id { try await office.issue(id) } else { nil as (issue: Issue, round: RoundState?)? }
+            return EditedResponse(status: .accepted, response: IssueView(current?.issue ?? stored, round: current?.round))
         }
 
         api.get("issues/:id") { _, context in
