@@ -41,6 +41,12 @@ struct PlatformCommand: AsyncParsableCommand {
     @Option(help: "Seconds other hosts keep this platform's discovery records (it vanishes this long after dying without a goodbye).")
     var discoveryTTL: Int = 120
 
+    @OptionGroup(title: "XMPP: the agents also log in to an XMPP server, each as NAME@DOMAIN (SPADE agents talk to them)")
+    var xmpp: XMPPOptions
+
+    @Option(help: "The XMPP domain of the agents' JIDs, with --xmpp-server.")
+    var xmppDomain: String?
+
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
         guard !name.isEmpty, !name.contains("@"), !name.contains(where: \.isWhitespace) else {
@@ -48,6 +54,8 @@ struct PlatformCommand: AsyncParsableCommand {
         }
         guard (0...10_000).contains(participants) else { throw ValidationError("--participants must be between 0 and 10000") }
         guard (1...86_400).contains(discoveryTTL) else { throw ValidationError("--discovery-ttl must be between 1 and 86400 seconds") }
+        guard xmpp.isOn == (xmppDomain != nil) else { throw ValidationError("--xmpp-server and --xmpp-domain go together") }
+        if let xmppDomain, XMPPOptions.bareJID("agent@\(xmppDomain)") == nil { throw ValidationError("--xmpp-domain must be a domain, e.g. localhost") }
         if let certified = try tls.platformName(), certified != name {
             throw ValidationError("--tls-cert is platform \(certified)'s, not \(name)'s: name the platform as its certificate does")
         }
@@ -72,6 +80,18 @@ struct PlatformCommand: AsyncParsableCommand {
         for agent in agents { try await agent.start() }
         say("platform \(name) listening on \(transport.addresses.joined(separator: " "))")
         say("agents: \(agents.map(\.identifier.name).joined(separator: ", ")), ams@\(name), df@\(name)")
+        var xmppTransport: XMPPTransport?
+        if let xmppDomain, let configuration = xmpp.configuration(domain: xmppDomain) {
+            do {
+                xmppTransport = try await XMPPTransport.start(for: platform, configuration: configuration, agents: agents.map(\.name))
+            } catch {
+                FileHandle.standardError.write(Data("sade platform: \(error)\n".utf8))
+                for agent in agents { await agent.stop() }
+                await transport.shutdown()
+                throw ExitCode.failure
+            }
+            say("on XMPP as \(agents.map { "\($0.name)@\(xmppDomain)" }.joined(separator: ", "))")
+        }
         var discovery: PlatformDiscovery?
         if discover {
             do {
@@ -100,6 +120,7 @@ struct PlatformCommand: AsyncParsableCommand {
             say("discovery: \(seen.received) messages read, \(seen.malformed) malformed packets dropped, \(seen.limited) dropped by the rate limit")
         }
         await discovery?.stop()  // goodbye first: the others forget this platform at once
+        await xmppTransport?.shutdown(from: platform)
         for agent in agents { await agent.stop() }
         await transport.shutdown()
         say("platform \(name) stopped")

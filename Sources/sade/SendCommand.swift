@@ -9,15 +9,17 @@ import SADENet
 struct SendCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "send",
-        abstract: "Send one ACL message to an agent over TCP and print the reply in the FIPA string form.",
+        abstract: "Send one ACL message to an agent over TCP or XMPP and print the reply in the FIPA string form.",
         discussion: """
             Example: sade send --to echo@tcp://127.0.0.1:7000 --performative request --content "(ping)". \
+            On XMPP (a SPADE agent, say): sade send --xmpp-server 127.0.0.1:5222 --jid me@localhost \
+            --password secret --register --to alice@localhost --content "(ping)". \
             An 'agree' is printed and the final answer awaited. Exits 1 with the reason when the \
             reply is a failure or no reply comes within --timeout.
             """
     )
 
-    @Option(help: "The receiver: NAME@tcp://HOST:PORT (NAME may itself be local@platform).")
+    @Option(help: "The receiver: NAME@tcp://HOST:PORT (NAME may itself be local@platform); on XMPP its JID, NAME@DOMAIN.")
     var to: String
 
     @Option(help: "The communicative act, e.g. request, query-ref, inform, cfp.")
@@ -50,8 +52,20 @@ struct SendCommand: AsyncParsableCommand {
     @Flag(help: "Find the receiver's platform on the local network (mDNS): --to is then NAME@PLATFORM, no address.")
     var discover = false
 
+    @OptionGroup(title: "XMPP (SPADE agents, XMPP servers)")
+    var xmpp: XMPPOptions
+
+    @Option(help: "With --xmpp-server: the sender's JID, USER@DOMAIN (its account's password is --password).")
+    var jid: String?
+
     func validate() throws {
-        if discover {
+        if xmpp.isOn {
+            guard !discover, tls.certificate == nil else { throw ValidationError("--xmpp-server excludes --discover and mutual TLS") }
+            guard let jid, XMPPOptions.bareJID(jid) != nil else { throw ValidationError("--xmpp-server needs --jid USER@DOMAIN") }
+            guard XMPPOptions.bareJID(to) != nil else { throw ValidationError("--to must be a JID, NAME@DOMAIN, on XMPP") }
+        } else if jid != nil {
+            throw ValidationError("--jid goes with --xmpp-server")
+        } else if discover {
             guard Self.receiver(from: to) != nil || AgentIdentifier(name: to).platform.map({ !$0.isEmpty }) == true else {
                 throw ValidationError("--to must look like NAME@PLATFORM with --discover, e.g. echo@beta")
             }
@@ -83,6 +97,18 @@ struct SendCommand: AsyncParsableCommand {
     func run() async throws {
         CommandLogging.bootstrapped
         let platform = Environment(name: try tls.platformName() ?? "sade-send-\(ProcessInfo.processInfo.processIdentifier)")
+        if let jid, let (user, domain) = XMPPOptions.bareJID(jid), let configuration = xmpp.configuration(domain: domain) {
+            let transport: XMPPTransport
+            do {
+                transport = try await XMPPTransport.start(for: platform, configuration: configuration, agents: [user])
+            } catch {
+                FileHandle.standardError.write(Data("sade send: \(error)\n".utf8))
+                throw ExitCode.failure
+            }
+            let receiver = AgentIdentifier(name: to, addresses: ["xmpp://\(to)"])
+            try await exchange(on: platform, as: user, with: receiver) { await transport.shutdown(from: platform) }
+            return
+        }
         var receiver = Self.receiver(from: to) ?? AgentIdentifier(name: to)
         let foundOnNetwork = receiver.addresses.isEmpty
         if foundOnNetwork {
@@ -100,9 +126,15 @@ struct SendCommand: AsyncParsableCommand {
                 host: host ?? (isLocal ? "127.0.0.1" : "0.0.0.0"), port: 0,
                 // Found on the network: it reaches us back at our address there, not at our host name.
                 advertisedHost: advertisedHost ?? (foundOnNetwork && !isLocal && host == nil ? Self.networkAddress : nil), tls: tls.tls))
+        try await exchange(on: platform, as: "sender", with: receiver) { await transport.shutdown() }
+    }
+
+    /// Sends the message from an agent called `name` to `receiver`, prints the replies,
+    /// and ends the transport with `shutdown`.
+    private func exchange(on platform: Environment, as name: String, with receiver: AgentIdentifier, shutdown: () async -> Void) async throws {
         let (replies, continuation) = AsyncStream.makeStream(of: ACLMessage.self)
         let conversation = "send-\(UInt64.random(in: 1...UInt64.max))"
-        let sender = Agent(name: "sender", environment: platform, handlers: [
+        let sender = Agent(name: name, environment: platform, handlers: [
             MessageHandler(MessageTemplate(conversationID: conversation)) { _, message in continuation.yield(message) }
         ])
         try await sender.start()
@@ -114,7 +146,7 @@ struct SendCommand: AsyncParsableCommand {
 
         let outcome = await Self.awaitAnswer(replies, timeout: timeout)
         await sender.stop()
-        await transport.shutdown()
+        await shutdown()
         for reply in outcome.replies {
             print((try? ACLStringCodec().encode(reply)) ?? "\(reply)")
         }

@@ -54,8 +54,11 @@ public enum SPADEMessageCoding {
         return stanza
     }
 
-    /// The FIPA message in a `<message>` stanza, from `sender` (its bare JID) to
-    /// `receiver`. A message with no metadata (a person's chat client, say) is an `inform`.
+    /// The FIPA message in a `<message>` stanza to `receiver`; its sender is named by
+    /// the bare JID, with the full one (`xmpp://user@domain/resource`) as address, so
+    /// that replies reach the very session that wrote, as XMPP clients do, whether or
+    /// not it announced its presence. A message with no metadata (a person's chat
+    /// client, say) is an `inform`.
     public static func message(from stanza: XMPPElement, receiver: AgentIdentifier) throws(DecodingError) -> ACLMessage {
         guard stanza.name == "message", stanza.namespace == "jabber:client" else { throw .notAMessage("<\(stanza.name)>") }
         guard let from = stanza[attribute: "from"], !from.isEmpty else { throw .notAMessage("no sender") }
@@ -71,7 +74,7 @@ public enum SPADEMessageCoding {
         guard let performative = Performative(rawValue: performativeName.lowercased()) else { throw .unknownPerformative(performativeName) }
         let conversation = metadata.removeValue(forKey: "_thread_node") ?? stanza.child("thread")?.text
         var message = ACLMessage(
-            performative, sender: AgentIdentifier(name: bare, addresses: ["xmpp://\(bare)"]), receivers: [receiver],
+            performative, sender: AgentIdentifier(name: bare, addresses: ["xmpp://\(from)"]), receivers: [receiver],
             content: stanza.child("body")?.text, language: metadata.removeValue(forKey: "language"),
             encoding: metadata.removeValue(forKey: "encoding"), ontology: metadata.removeValue(forKey: "ontology"),
             interactionProtocol: metadata.removeValue(forKey: "protocol"), conversationID: conversation,

@@ -235,6 +235,7 @@ private struct Negotiation {
     var pending: [XMLStreamParser.Event] = []
     var secure = false
     var nextID = 0
+    var streamsOpened = 0
 
     init(channel: any Channel, bytes: AsyncThrowingStream<ByteBuffer, any Error>.AsyncIterator, parser: XMLStreamParser) {
         self.channel = channel
@@ -287,10 +288,14 @@ private struct Negotiation {
     }
 
     mutating func openStream(_ domain: String) async throws(XMPPError) -> XMPPElement {
+        // The XML declaration only once: some servers (pyjabber, SPADE's) parse the
+        // restarted streams as one document, where a second declaration is an error.
+        let declaration = streamsOpened == 0 ? "<?xml version='1.0'?>" : ""
+        streamsOpened += 1
         parser.reset()
         pending = []
         write(
-            "<?xml version='1.0'?><stream:stream to='\(XMPPElement.escape(domain, quotes: true))' version='1.0' "
+            "\(declaration)<stream:stream to='\(XMPPElement.escape(domain, quotes: true))' version='1.0' "
                 + "xmlns='jabber:client' xmlns:stream='http://etherx.jabber.org/streams'>")
         let features = try await nextElement()
         guard features.name == "features", features.namespace == XMLStreamParser.streamsNamespace else {
