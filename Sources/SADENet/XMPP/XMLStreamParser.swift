@@ -91,7 +91,11 @@ public struct XMLStreamParser: Sendable {
                 guard let tag = try nextTag() else { break }
                 if let event = try handle(tag) { events.append(event) }
             } else {
-                guard let end = buffer[position...].firstIndex(of: UInt8(ascii: "<")) else { break }
+                guard let end = buffer[position...].firstIndex(of: UInt8(ascii: "<")) else {
+                    if open.count <= 1 { try handleText(buffer[position...]) }  // between stanzas: only white space, checked at once
+                    if open.count <= 1 { position = buffer.count }
+                    break
+                }
                 try handleText(buffer[position..<end])
                 position = end
             }
