@@ -41,6 +41,9 @@ struct PlatformCommand: AsyncParsableCommand {
     @Option(help: "Seconds other hosts keep this platform's discovery records (it vanishes this long after dying without a goodbye).")
     var discoveryTTL: Int = 120
 
+    @Option(help: "Seconds the DF waits for the DFs of the platforms found, in a search asked with :max-depth (at most half of what the request's reply-by leaves).")
+    var directorySearchBound: Double = 2
+
     @OptionGroup(title: "XMPP: the agents also log in to an XMPP server, each as NAME@DOMAIN (SPADE agents talk to them)")
     var xmpp: XMPPOptions
 
@@ -54,6 +57,7 @@ struct PlatformCommand: AsyncParsableCommand {
         }
         guard (0...10_000).contains(participants) else { throw ValidationError("--participants must be between 0 and 10000") }
         guard (1...86_400).contains(discoveryTTL) else { throw ValidationError("--discovery-ttl must be between 1 and 86400 seconds") }
+        guard directorySearchBound > 0, directorySearchBound <= 3_600 else { throw ValidationError("--directory-search-bound must be between 0 and 3600 seconds") }
         guard xmpp.isOn == (xmppDomain != nil) else { throw ValidationError("--xmpp-server and --xmpp-domain go together") }
         if let xmppDomain, XMPPOptions.bareJID("agent@\(xmppDomain)") == nil { throw ValidationError("--xmpp-domain must be a domain, e.g. localhost") }
         if let certified = try tls.platformName(), certified != name {
@@ -65,6 +69,7 @@ struct PlatformCommand: AsyncParsableCommand {
         CommandLogging.bootstrapped
         await TerminationSignal.install()  // before anything is announced: a SIGTERM right after must stop us cleanly
         let platform = Environment(name: name)
+        platform.federatedSearchBound = .milliseconds(Int64(directorySearchBound * 1000))
         let transport: TCPTransport
         do {
             // Discovered on every interface: others reach it at its network address, not its host name.

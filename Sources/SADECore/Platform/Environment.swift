@@ -87,6 +87,14 @@ public final class Environment: Sendable {
     /// ``maxFederatedSearches`` at once, the others answered from this DF alone.
     let federatedSearches = Mutex(0)
     static let maxFederatedSearches = 16
+    private let federationBound = Mutex<Duration>(.seconds(2))
+
+    /// The longest this platform's DF waits for the others' in a search asked with
+    /// `:max-depth` (2 s by default; half of what the request's `reply-by` leaves when less).
+    public var federatedSearchBound: Duration {
+        get { federationBound.withLock { $0 } }
+        set { federationBound.withLock { $0 = newValue } }
+    }
 
     /// Where other platforms were found (by discovery), for receivers named without addresses.
     let foundPlatforms = Mutex<[String: [String]]>([:])

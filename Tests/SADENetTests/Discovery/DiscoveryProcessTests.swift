@@ -60,7 +60,8 @@ struct DiscoveryProcessTests {
         defer { for process in processes { process.terminate() } }
         do {
             // An hour's TTL: beta is known until it says goodbye, frozen or not.
-            let alpha = try host.sade(["platform", "--name", "alpha", "--port", "0", "--discover", "--discovery-ttl", "3600"])
+            // alpha's DF waits up to half of what a search's reply-by leaves (20 s here, 3 s while beta is frozen).
+            let alpha = try host.sade(["platform", "--name", "alpha", "--port", "0", "--discover", "--discovery-ttl", "3600", "--directory-search-bound", "60"])
             let beta = try host.sade(["platform", "--name", "beta", "--port", "0", "--participants", "2", "--discover", "--discovery-ttl", "3600"])
             processes += [alpha, beta]
             #expect(await alpha.line(containing: "found platform beta") != nil)
@@ -80,11 +81,11 @@ struct DiscoveryProcessTests {
             #expect(agents(of: "beta") == ["echo@beta": ["echo"], "bidder-1@beta": ["bidding"], "bidder-2@beta": ["bidding"]], "\(listed.output)")
             #expect(platforms.first { $0["name"] as? String == "beta" }?["services"] as? [String] == ["bidding", "echo"], "the TXT record's types")
 
-            func federatedSearch(_ type: String) async throws -> String {
+            func federatedSearch(_ type: String, timeout: Int = 40) async throws -> String {
                 let content = "((action (agent-identifier :name df@alpha) (search (df-agent-description :services (set (service-description :type \(type)))) (search-constraints :max-depth 1))))"
                 let sent = try await host.sade([
                     "send", "--discover", "--to", "df@alpha", "--ontology", "fipa-agent-management", "--language", "fipa-sl0",
-                    "--content", content, "--timeout", "10",
+                    "--content", content, "--timeout", "\(timeout)",
                 ]).finish()
                 #expect(sent.status == 0, "\(sent.error)")
                 return sent.output
@@ -95,7 +96,7 @@ struct DiscoveryProcessTests {
             #expect(echoes.contains("echo@alpha") && echoes.contains("echo@beta"), "\(echoes)")
 
             beta.signal(SIGSTOP)  // still known to alpha, takes connections, answers nothing
-            let whileFrozen = try await federatedSearch("echo")
+            let whileFrozen = try await federatedSearch("echo", timeout: 6)
             #expect(whileFrozen.contains("echo@alpha") && !whileFrozen.contains("echo@beta"), "answered without beta: \(whileFrozen)")
             beta.signal(SIGCONT)
             beta.signal(SIGTERM)

@@ -8,7 +8,7 @@ import SADEACL
 /// `search` whose `(search-constraints …)` has a `:max-depth` other than 0 also searches
 /// the DFs of the platforms found on the network (see
 /// ``Agent/searchDirectories(for:limit:timeout:)``) and answers when they have, or
-/// after at most 2 s without those that did not; beyond 16 such searches at once, the
+/// after at most ``Environment/federatedSearchBound`` (2 s) without those that did not; beyond 16 such searches at once, the
 /// others are answered from this DF alone.
 /// Answers: `inform` `((done <action>))` or `((result <action> (sequence …)))`;
 /// `failure` `(<action> (already-registered))` / `(not-registered)`;
@@ -48,8 +48,6 @@ enum AgentManagementService {
         let limit: Int
     }
 
-    /// The longest a federated search waits for other platforms' DFs.
-    static let federationBound: Duration = .seconds(2)
 
     private typealias Perform = (String, [ACLExpression], AgentIdentifier, isolated Agent) throws(Outcome) -> Outcome
 
@@ -82,7 +80,7 @@ enum AgentManagementService {
             outcome = error
         }
         if case .federate(let query) = outcome {
-            let bound = federationBound(answering: message)
+            let bound = federationBound(answering: message, on: agent.environment)
             Task { await federate(query, answering: message, action: action, within: bound, agent: agent) }
             return
         }
@@ -105,11 +103,13 @@ enum AgentManagementService {
         agent.send(reply(to: message, action: action, .result(found.prefix(query.limit).map(AgentManagementOntology.expression(for:)))))
     }
 
-    /// ``federationBound``, or half of the time the requester's `reply-by` leaves (at least 100 ms).
-    private static func federationBound(answering message: ACLMessage) -> Duration {
-        guard let replyBy = message.replyBy else { return federationBound }
+    /// The platform's ``Environment/federatedSearchBound``, or half of the time the
+    /// requester's `reply-by` leaves (at least 100 ms) when less.
+    private static func federationBound(answering message: ACLMessage, on platform: Environment) -> Duration {
+        let bound = platform.federatedSearchBound
+        guard let replyBy = message.replyBy else { return bound }
         let half = Duration.milliseconds(Int64(max(0.1, replyBy.timeIntervalSinceNow / 2) * 1000))
-        return min(half, federationBound)
+        return min(half, bound)
     }
 
     private static func reply(to message: ACLMessage, action: ACLExpression, _ outcome: Outcome) -> ACLMessage {
