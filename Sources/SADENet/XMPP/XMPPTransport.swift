@@ -67,6 +67,9 @@ public final class XMPPTransport: MessageTransport {
     private let sessions: [String: AgentSession]
     private let contacts = Mutex<[String: Presence]>([:])
     private let configuration: Configuration
+    /// The conversation of each message recently sent, by stanza id, for the error a
+    /// server may bounce it with (RFC 6120 §8.3: an error stanza keeps the id).
+    private let recent = Mutex(RecentMessages())
 
     private init(sessions: [String: AgentSession], configuration: Configuration) {
         self.sessions = sessions
@@ -120,7 +123,8 @@ public final class XMPPTransport: MessageTransport {
         if presence(of: jid) == .unavailable {
             return .unreachable(receiver, reason: "\(jid) is offline (its last presence)")
         }
-        connection.send(SPADEMessageCoding.stanza(for: message, to: jid))
+        let id = recent.withLock { $0.remember(message) }
+        connection.send(SPADEMessageCoding.stanza(for: message, to: jid, id: id))
         return nil
     }
 
@@ -184,15 +188,41 @@ public final class XMPPTransport: MessageTransport {
     private func returnFailure(_ stanza: XMPPElement, to local: AgentIdentifier, on platform: Environment) {
         let from = SPADEMessageCoding.bareJID(stanza[attribute: "from"] ?? "")
         let condition = stanza.child("error")?.elements.first { $0.namespace == "urn:ietf:params:xml:ns:xmpp-stanzas" }?.name ?? "undefined-condition"
-        let original = try? SPADEMessageCoding.message(from: stanza, receiver: local)
+        let sent = stanza[attribute: "id"].flatMap { id in recent.withLock { $0.conversation(of: id) } }
+        let echoed = try? SPADEMessageCoding.message(from: stanza, receiver: local)
         var notice = ACLMessage(
             .failure, sender: platform.amsIdentifier, receivers: [local],
-            content: "((unreachable \(ACLExpression.string("\(from): \(condition)"))))", conversationID: original?.conversationID,
-            inReplyTo: original?.replyWith)
+            content: "((unreachable \(ACLExpression.string("\(from): \(condition)"))))",
+            conversationID: sent?.conversationID ?? echoed?.conversationID, inReplyTo: sent?.replyWith ?? echoed?.replyWith)
         notice.userDefined["X-failure-reason"] = "unreachable"
         notice.userDefined["X-undelivered-to"] = from
         platform.deliverArrived(notice, to: local)
     }
+}
+
+/// The conversations of the last 4,096 messages sent, by the stanza id they went with.
+private struct RecentMessages {
+    private var byID: [String: (conversationID: String?, replyWith: String?)] = [:]
+    private var order: [String] = []
+    private var next = 0
+    private var counter: UInt64 = 0
+
+    /// A new stanza id for `message`, remembered.
+    mutating func remember(_ message: ACLMessage) -> String {
+        counter += 1
+        let id = "sade-\(counter)"
+        if order.count < 4_096 {
+            order.append(id)
+        } else {
+            byID[order[next]] = nil
+            order[next] = id
+            next = (next + 1) % order.count
+        }
+        byID[id] = (message.conversationID, message.replyWith)
+        return id
+    }
+
+    func conversation(of id: String) -> (conversationID: String?, replyWith: String?)? { byID[id] }
 }
 
 /// One agent's XMPP session, opened again when it drops.
