@@ -68,9 +68,10 @@ public struct XMPPTestServer: Sendable {
         certificateAuthority.map { ["--xmpp-ca-file", $0] } ?? ["--xmpp-accept-any-certificate"]
     }
 
-    /// Stops the server and waits for it.
+    /// Stops the server and waits for it (Prosody with SIGKILL: it would inherit the test
+    /// process's blocked SIGTERM; SPADE's server unblocks it and ends its workers too).
     public func stop() async {
-        process.signal(SIGTERM)
+        process.signal(certificateAuthority == nil ? SIGTERM : SIGKILL)
         _ = await process.finish()
         if certificateAuthority != nil { try? FileManager.default.removeItem(at: directory) }
     }

@@ -39,4 +39,7 @@ async def main():
 
 
 if __name__ == "__main__":
+    # The test process blocks SIGTERM in its threads, and a blocked mask survives exec:
+    # without this, SIGTERM would never reach us.
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM, signal.SIGINT})
     asyncio.run(main())
