@@ -1,7 +1,7 @@
 import Foundation
 
-/// An XMPP server the interop tests start and stop: SPADE's embedded one (pyjabber, as
-/// `spade run` runs it) or Debian's Prosody, on a free loopback port, for `localhost`.
+/// An XMPP server the interop tests start and stop: Debian's Prosody, on a free loopback
+/// port, for `localhost`.
 public struct XMPPTestServer: Sendable {
     /// The server's process.
     public let process: SadeProcess
@@ -9,17 +9,8 @@ public struct XMPPTestServer: Sendable {
     public let port: Int
     /// Its files (Prosody's configuration, data and certificate).
     public let directory: URL
-    /// The PEM authority its certificate is signed by (Prosody), if the tests should check it.
+    /// The PEM authority its certificate is signed by.
     public let certificateAuthority: String?
-
-    /// SPADE's own server (pyjabber), with registration open and a self-signed certificate.
-    public static func spade() async throws -> XMPPTestServer {
-        try TestTools.requirePython(modules: ["spade", "pyjabber"])
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("SADENetTests/XMPP/Scripts/spade_server.py")
-        let (process, port) = try await SadeProcess.pythonServer(script, ["\(try closedPort())", "\(try closedPort())"])
-        return XMPPTestServer(process: process, port: port, directory: FileManager.default.temporaryDirectory, certificateAuthority: nil)
-    }
 
     /// Prosody with registration open, TLS required (a certificate from a test CA), SCRAM
     /// accounts, no offline storage (a message to someone offline bounces at once).
@@ -68,10 +59,10 @@ public struct XMPPTestServer: Sendable {
         certificateAuthority.map { ["--xmpp-ca-file", $0] } ?? ["--xmpp-accept-any-certificate"]
     }
 
-    /// Stops the server and waits for it (Prosody with SIGKILL: it would inherit the test
-    /// process's blocked SIGTERM; SPADE's server unblocks it and ends its workers too).
+    /// Stops the server and waits for it (SIGKILL: Prosody inherits the test process's
+    /// blocked SIGTERM).
     public func stop() async {
-        process.signal(certificateAuthority == nil ? SIGTERM : SIGKILL)
+        process.signal(SIGKILL)
         _ = await process.finish()
         if certificateAuthority != nil { try? FileManager.default.removeItem(at: directory) }
     }
