@@ -54,6 +54,14 @@ public final class NetworkNamespace: Sendable {
         try SadeProcess(["netns", "exec", name, TestTools.python.path] + arguments, input: input, executable: ip)
     }
 
+    /// Ends `processes` (those still running) and waits for them, then removes `namespaces`:
+    /// what a test does when it fails half-way.
+    public static func cleanUp(_ processes: [SadeProcess], _ namespaces: NetworkNamespace...) async {
+        for process in processes { process.terminate() }
+        for process in processes { _ = await process.finish() }
+        for namespace in namespaces { await namespace.remove() }
+    }
+
     /// Removes the namespace (its processes must be gone).
     public func remove() async {
         _ = try? await SadeProcess(["netns", "delete", name], executable: ip).finish()

@@ -41,9 +41,7 @@ struct DiscoveryProcessTests {
             alpha.signal(SIGTERM)
             _ = await alpha.finish()
         } catch {
-            for process in processes { process.terminate() }
-            for process in processes { _ = await process.finish() }
-            await host.remove()
+            await NetworkNamespace.cleanUp(processes, host)
             throw error
         }
         await host.remove()
@@ -111,9 +109,7 @@ struct DiscoveryProcessTests {
             alpha.signal(SIGTERM)
             #expect(await alpha.finish().status == 0)
         } catch {
-            for process in processes { process.terminate() }
-            for process in processes { _ = await process.finish() }
-            await host.remove()
+            await NetworkNamespace.cleanUp(processes, host)
             throw error
         }
         await host.remove()
@@ -145,10 +141,7 @@ struct DiscoveryProcessTests {
             beta.signal(SIGTERM)
             _ = await (alpha.finish(), beta.finish())
         } catch {
-            for process in processes { process.terminate() }
-            for process in processes { _ = await process.finish() }
-            await first.remove()
-            await second.remove()
+            await NetworkNamespace.cleanUp(processes, first, second)
             throw error
         }
         await first.remove()
@@ -187,9 +180,7 @@ struct DiscoveryProcessTests {
             beta.signal(SIGTERM)
             _ = await (watch.finish(), beta.finish(), publisher.finish())
         } catch {
-            for process in processes { process.terminate() }
-            for process in processes { _ = await process.finish() }
-            await host.remove()
+            await NetworkNamespace.cleanUp(processes, host)
             throw error
         }
         for process in processes { process.terminate() }
@@ -219,9 +210,7 @@ struct DiscoveryProcessTests {
             let numbers = counts.split(separator: " ").compactMap { Int($0) }
             #expect(numbers.count == 3 && numbers[1] >= 8 && numbers[2] > 0, "the malformed ones counted, the flood cut: \(counts)")
         } catch {
-            for process in processes { process.terminate() }
-            for process in processes { _ = await process.finish() }
-            await host.remove()
+            await NetworkNamespace.cleanUp(processes, host)
             throw error
         }
         await host.remove()
