@@ -13,10 +13,11 @@ public final class SadeProcess: Sendable {
     private let errors: OutputCollector
 
     /// Starts `sade` with `arguments`.
-    public init(_ arguments: [String], input: String? = nil, executable: URL = SadeProcess.executable) throws {
+    public init(_ arguments: [String], input: String? = nil, executable: URL = SadeProcess.executable, directory: URL? = nil) throws {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
+        if let directory { process.currentDirectoryURL = directory }
         let stdout = Pipe(), stderr = Pipe()
         process.standardOutput = stdout
         process.standardError = stderr
@@ -62,6 +63,12 @@ public final class SadeProcess: Sendable {
     /// Sends `signal` (SIGINT, SIGTERM, SIGKILL) to the process.
     public func signal(_ number: Int32) {
         kill(process.processIdentifier, number)
+    }
+
+    /// Sends `signal` to the process group the process leads (a server that made itself
+    /// a group leader, with worker processes of its own).
+    public func signalGroup(_ number: Int32) {
+        kill(-process.processIdentifier, number)
     }
 
     /// Waits for the process to end; returns its exit status and what it printed.

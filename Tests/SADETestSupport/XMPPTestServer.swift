@@ -1,8 +1,16 @@
 import Foundation
 
-/// An XMPP server the interop tests start and stop: Debian's Prosody, on a free loopback
-/// port, for `localhost`.
-public struct XMPPTestServer: Sendable {
+/// An XMPP server the interop tests start and stop, on a free loopback port, for
+/// `localhost`: Debian's Prosody, or SPADE's own (pyjabber, what `spade run` starts).
+public struct XMPPTestServer: Sendable, CustomStringConvertible {
+    /// Which server.
+    public enum Kind: String, Sendable, CaseIterable, CustomStringConvertible {
+        case prosody
+        case spade
+        public var description: String { self == .prosody ? "Prosody" : "SPADE's pyjabber" }
+    }
+
+    public let kind: Kind
     /// The server's process.
     public let process: SadeProcess
     /// The port clients connect to.
@@ -48,8 +56,34 @@ public struct XMPPTestServer: Sendable {
         guard await process.line(containing: "Activated service 'c2s' on [127.0.0.1]:\(port)") != nil else {
             throw SadeProcessError.notListening(await process.finish().output)
         }
-        return XMPPTestServer(process: process, port: port, directory: directory, certificateAuthority: authority.certificateAuthority)
+        return XMPPTestServer(kind: .prosody, process: process, port: port, directory: directory, certificateAuthority: authority.certificateAuthority)
     }
+
+    /// SPADE's embedded server (pyjabber 0.x, SPADE 4.1.4's dependency): registration
+    /// open, accounts in memory, its own self-signed certificate (SPADE agents do not
+    /// check it; our side accepts any, as SPADE's default).
+    public static func spade() async throws -> XMPPTestServer {
+        try TestTools.requirePython(modules: ["spade", "pyjabber"])
+        let directory = try TestServer.freshDirectory()
+        let (port, serverPort) = (try closedPort(), try closedPort())
+        let process = try SadeProcess(
+            [TestServer.script("spade_server.py").path, "\(port)", "\(serverPort)"], executable: TestTools.python, directory: directory)
+        guard await process.line(containing: "listening \(port)") != nil else {
+            process.signalGroup(SIGKILL)
+            throw SadeProcessError.notListening(await process.finish().error)
+        }
+        return XMPPTestServer(kind: .spade, process: process, port: port, directory: directory, certificateAuthority: nil)
+    }
+
+    /// The server of `kind`, started.
+    public static func start(_ kind: Kind) async throws -> XMPPTestServer {
+        switch kind {
+        case .prosody: try await prosody()
+        case .spade: try await spade()
+        }
+    }
+
+    public var description: String { kind.description }
 
     /// `HOST:PORT` for `--xmpp-server`.
     public var address: String { "127.0.0.1:\(port)" }
@@ -60,10 +94,10 @@ public struct XMPPTestServer: Sendable {
     }
 
     /// Stops the server and waits for it (SIGKILL: Prosody inherits the test process's
-    /// blocked SIGTERM).
+    /// blocked SIGTERM; pyjabber's worker processes go with their group).
     public func stop() async {
-        process.signal(SIGKILL)
+        if kind == .spade { process.signalGroup(SIGKILL) } else { process.signal(SIGKILL) }
         _ = await process.finish()
-        if certificateAuthority != nil { try? FileManager.default.removeItem(at: directory) }
+        try? FileManager.default.removeItem(at: directory)
     }
 }

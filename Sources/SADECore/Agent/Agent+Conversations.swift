@@ -13,7 +13,7 @@ extension Agent {
     /// Hands `message` to the conversation it belongs to, if this agent initiated
     /// one with its conversation-id. Returns whether the message was taken.
     func routeToConversation(_ message: ACLMessage) -> Bool {
-        switch conversations.route(message) {
+        switch conversations.route(message, fromSelf: isSameAgent(message.sender, identifier)) {
         case .notOurs:
             return false
         case .deliver(let deliver):

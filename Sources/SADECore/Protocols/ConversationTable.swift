@@ -85,12 +85,13 @@ struct ConversationTable {
         return Array(entries.values)
     }
 
-    /// Decides where `message` goes. The agent's own messages (which carry a
+    /// Decides where `message` goes. The agent's own messages (`fromSelf`, carrying a
     /// `reply-with` the conversation issued — an agent may request itself) are not
-    /// routed back to the conversation.
-    mutating func route(_ message: ACLMessage) -> Route {
+    /// routed back to the conversation. Another agent's reply may carry our
+    /// `reply-with` too: SPADE's `make_reply` copies every parameter.
+    mutating func route(_ message: ACLMessage, fromSelf: @autoclosure () -> Bool) -> Route {
         guard let id = message.conversationID, let entry = entries[id] else { return .notOurs }
-        if let replyWith = message.replyWith, entry.issued.contains(replyWith) { return .notOurs }
+        if let replyWith = message.replyWith, entry.issued.contains(replyWith), fromSelf() { return .notOurs }
         if let inReplyTo = message.inReplyTo, !entry.issued.contains(inReplyTo) { return .foreignReply }
         if let closing = entry.closingAfterReplyTo {
             if message.inReplyTo == closing { entries[id] = nil }

@@ -3,6 +3,7 @@ import Logging
 import NIOCore
 import NIOPosix
 import NIOSSL
+import NIOTLS
 import Synchronization
 
 /// Why an XMPP session could not be opened or ended.
@@ -112,6 +113,13 @@ public final class XMPPConnection: Sendable {
         func record(_ error: XMPPError) { reason.withLock { $0 = $0 ?? error } }
     }
 
+    /// The step the negotiation is at, for the error when it takes too long.
+    final class Stage: Sendable {
+        private let current = Mutex("the stream header")
+        func enter(_ step: String) { current.withLock { $0 = step } }
+        var step: String { current.withLock { $0 } }
+    }
+
     private init(jid: String, channel: any Channel, stanzas: AsyncStream<XMPPElement>, reader: Task<Void, Never>, ending: Ending) {
         self.jid = jid
         self.channel = channel
@@ -137,9 +145,11 @@ public final class XMPPConnection: Sendable {
         let (opened, open) = AsyncStream.makeStream(of: Result<String, XMPPError>.self)
         let (stanzas, incoming) = AsyncStream.makeStream(of: XMPPElement.self)
         let ending = Ending()
+        let stage = Stage()
         // One task reads the stream from its first byte to its last: the negotiation, then the stanzas.
         let reader = Task {
-            var negotiation = Negotiation(channel: channel, bytes: bytes.makeAsyncIterator(), parser: XMLStreamParser(limits: configuration.limits))
+            var negotiation = Negotiation(
+                channel: channel, bytes: bytes.makeAsyncIterator(), parser: XMLStreamParser(limits: configuration.limits), stage: stage)
             do throws(XMPPError) {
                 open.yield(.success(try await negotiation.open(configuration)))
             } catch {
@@ -170,7 +180,7 @@ public final class XMPPConnection: Sendable {
         let watchdog = Task {
             try? await Task.sleep(for: configuration.timeout)
             guard !Task.isCancelled else { return }
-            ending.record(.timedOut("opening the session"))
+            ending.record(.timedOut("opening the session, at \(stage.step)"))
             channel.close(promise: nil)
         }
         let outcome = await opened.first { _ in true }
@@ -236,11 +246,16 @@ private struct Negotiation {
     var secure = false
     var nextID = 0
     var streamsOpened = 0
+    let stage: XMPPConnection.Stage
 
-    init(channel: any Channel, bytes: AsyncThrowingStream<ByteBuffer, any Error>.AsyncIterator, parser: XMLStreamParser) {
+    init(
+        channel: any Channel, bytes: AsyncThrowingStream<ByteBuffer, any Error>.AsyncIterator, parser: XMLStreamParser,
+        stage: XMPPConnection.Stage
+    ) {
         self.channel = channel
         self.bytes = bytes
         self.parser = parser
+        self.stage = stage
     }
 
     func write(_ text: String) {
@@ -313,20 +328,28 @@ private struct Negotiation {
     mutating func open(_ configuration: XMPPConnection.Configuration) async throws(XMPPError) -> String {
         var features = try await openStream(configuration.domain)
         if features.child("starttls", namespace: "urn:ietf:params:xml:ns:xmpp-tls") != nil {
+            stage.enter("STARTTLS")
             write("<starttls xmlns='urn:ietf:params:xml:ns:xmpp-tls'/>")
             let answer = try await nextElement()
             guard answer.name == "proceed" else { throw .tls("the server did not proceed with STARTTLS (<\(answer.name)>)") }
             try await startTLS(configuration)
+            stage.enter("the stream header after TLS")
             features = try await openStream(configuration.domain)
         } else if !configuration.allowPlaintext {
             throw .unsupported("the server offers no STARTTLS and plaintext is not allowed")
         }
-        if configuration.register { try await register(configuration) }
+        if configuration.register {
+            stage.enter("in-band registration")
+            try await register(configuration)
+        }
+        stage.enter("authentication")
         try await authenticate(configuration, offered: features)
+        stage.enter("the stream header after authentication")
         features = try await openStream(configuration.domain)
         guard features.child("bind", namespace: "urn:ietf:params:xml:ns:xmpp-bind") != nil else {
             throw .unsupported("the server offers no resource binding")
         }
+        stage.enter("resource binding")
         let bindID = identifier()
         var bind = XMPPElement("bind", namespace: "urn:ietf:params:xml:ns:xmpp-bind")
         if let resource = configuration.resource { bind.append(XMPPElement("resource", namespace: bind.namespace, text: resource)) }
@@ -336,6 +359,7 @@ private struct Negotiation {
             throw .unsupported("resource binding failed: \(bound)")
         }
         if let session = features.child("session", namespace: "urn:ietf:params:xml:ns:xmpp-session"), session.child("optional") == nil {
+            stage.enter("session establishment")
             let sessionID = identifier()
             write("<iq type='set' id='\(sessionID)'><session xmlns='urn:ietf:params:xml:ns:xmpp-session'/></iq>")
             _ = try await answer(to: sessionID)
@@ -370,10 +394,16 @@ private struct Negotiation {
         do {
             let context = try NIOSSLContext(configuration: tls)
             let hostname = configuration.domain
+            let handshake = channel.eventLoop.makePromise(of: Void.self)
             try await channel.eventLoop.submit { [channel] in
                 let handler = try NIOSSLClientHandler(context: context, serverHostname: hostname)
                 try channel.pipeline.syncOperations.addHandler(handler, position: .first)
+                try channel.pipeline.syncOperations.addHandler(HandshakeWatch(handshake), position: .after(handler))
             }.get()
+            // The stream restarts once the handshake is over, not in the flight that ends it:
+            // a server that swaps its transport when its side completes (pyjabber) loses
+            // what comes with the client's Finished.
+            try await handshake.futureResult.get()
         } catch {
             throw .tls("\(error)")
         }
@@ -446,6 +476,40 @@ private struct Negotiation {
 }
 
 /// Bytes read from the channel, into an async stream.
+/// Completes a promise when the TLS handshake is over, or fails it if the channel
+/// errs or ends first. Used on the channel's event loop only.
+private final class HandshakeWatch: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = ByteBuffer
+    private let done: EventLoopPromise<Void>
+    private var settled = false
+
+    init(_ done: EventLoopPromise<Void>) { self.done = done }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if case .handshakeCompleted? = event as? TLSUserEvent, !settled {
+            settled = true
+            done.succeed()
+        }
+        context.fireUserInboundEventTriggered(event)
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        if !settled {
+            settled = true
+            done.fail(error)
+        }
+        context.fireErrorCaught(error)
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        if !settled {
+            settled = true
+            done.fail(ChannelError.eof)
+        }
+        context.fireChannelInactive()
+    }
+}
+
 private final class ByteStreamHandler: ChannelInboundHandler, Sendable {
     typealias InboundIn = ByteBuffer
     let continuation: AsyncThrowingStream<ByteBuffer, any Error>.Continuation

@@ -18,7 +18,12 @@ import Synchronization
 ///
 /// A session that drops is opened again with back-off; while it is down, messages from
 /// that agent fail at once. A `subscribe` to an agent's presence is approved, as SPADE
-/// agents do; the presence of contacts is kept (``presence(of:)``).
+/// agents do, and an agent asks for the presence of every peer it talks to: the
+/// contacts online are listed in the platform's DF (service type `xmpp-contact`) and
+/// kept here (``presence(of:)``). A peer that disappears while our agents await its
+/// answer — its presence goes unavailable, or a liveness ping to the session that wrote
+/// bounces (every ``Configuration/livenessInterval``) — fails those conversations at
+/// once with a FIPA `failure` from the AMS, as an undeliverable message does.
 public final class XMPPTransport: MessageTransport {
     /// The server, the password of every agent's account, and how to connect.
     public struct Configuration: Sendable {
@@ -34,11 +39,14 @@ public final class XMPPTransport: MessageTransport {
         public var resource: String
         /// The first and the longest wait between attempts to open a dropped session again.
         public var reconnectBackoff: (first: Duration, longest: Duration)
+        /// How often a peer our agents await an answer from is pinged (XEP-0199).
+        public var livenessInterval: Duration
 
         public init(
             host: String, port: Int = 5222, domain: String, password: String, register: Bool = false,
             trust: XMPPConnection.Configuration.Trust = .system, allowPlaintext: Bool = false, resource: String = "sade",
-            reconnectBackoff: (first: Duration, longest: Duration) = (.milliseconds(200), .seconds(30))
+            reconnectBackoff: (first: Duration, longest: Duration) = (.milliseconds(200), .seconds(30)),
+            livenessInterval: Duration = .seconds(5)
         ) {
             self.host = host
             self.port = port
@@ -49,6 +57,7 @@ public final class XMPPTransport: MessageTransport {
             self.allowPlaintext = allowPlaintext
             self.resource = resource
             self.reconnectBackoff = reconnectBackoff
+            self.livenessInterval = livenessInterval
         }
 
         func session(for username: String) -> XMPPConnection.Configuration {
@@ -65,11 +74,15 @@ public final class XMPPTransport: MessageTransport {
 
     /// The platform's agents on XMPP, by local name.
     private let sessions: [String: AgentSession]
-    private let contacts = Mutex<[String: Presence]>([:])
+    private let contacts = Mutex(Contacts())
     private let configuration: Configuration
     /// The conversation of each message recently sent, by stanza id, for the error a
     /// server may bounce it with (RFC 6120 §8.3: an error stanza keeps the id).
     private let recent = Mutex(RecentMessages())
+    private let peers = Mutex(XMPPPeers())
+    /// The contacts this transport listed in the DF, by bare JID.
+    private let listed = Mutex<Set<String>>([])
+    private let liveness = Mutex<Task<Void, Never>?>(nil)
 
     private init(sessions: [String: AgentSession], configuration: Configuration) {
         self.sessions = sessions
@@ -101,6 +114,7 @@ public final class XMPPTransport: MessageTransport {
             }
         }
         platform.attach(transport)
+        transport.watchPeers(on: platform)
         return transport
     }
 
@@ -124,7 +138,12 @@ public final class XMPPTransport: MessageTransport {
             return .unreachable(receiver, reason: "\(jid) is offline (its last presence)")
         }
         let id = recent.withLock { $0.remember(message) }
+        let peer = SPADEMessageCoding.bareJID(jid)
+        let firstContact = peers.withLock { $0.sent(message, by: sender, to: peer, now: .now) }
         connection.send(SPADEMessageCoding.stanza(for: message, to: jid, id: id))
+        if firstContact {  // the peer's presence tells when it goes away
+            connection.send(XMPPElement("presence", namespace: "jabber:client", attributes: ["to": peer, "type": "subscribe"]))
+        }
         return nil
     }
 
@@ -133,35 +152,123 @@ public final class XMPPTransport: MessageTransport {
         send(message, to: receiver, at: address)
     }
 
-    /// The last presence a contact (bare JID) sent to one of our agents, if any.
+    /// Whether a contact (bare JID) has a session online, by the presence it sent to
+    /// our agents; `nil` if it never showed one.
     public func presence(of jid: String) -> Presence? {
-        contacts.withLock { $0[SPADEMessageCoding.bareJID(jid)] }
+        contacts.withLock { $0.presence(of: SPADEMessageCoding.bareJID(jid)) }
     }
 
-    /// Every contact whose presence we heard, by bare JID.
-    public var knownContacts: [String: Presence] { contacts.withLock { $0 } }
+    /// Every contact whose presence we saw, by bare JID.
+    public var knownContacts: [String: Presence] { contacts.withLock { $0.all } }
+
+    /// Whether `jid` (bare) is one of this transport's agents.
+    private func isOurs(_ jid: String) -> Bool {
+        guard jid.hasSuffix("@\(configuration.domain)") else { return false }
+        return sessions[String(jid.dropLast(configuration.domain.count + 1))] != nil
+    }
 
     /// Asks for `jid`'s presence on behalf of `agent` (a subscription request).
     public func subscribe(agent: String, to jid: String) {
         sessions[agent]?.connection?.send(XMPPElement("presence", namespace: "jabber:client", attributes: ["to": jid, "type": "subscribe"]))
     }
 
-    /// Logs every agent out and detaches the transport.
+    /// Logs every agent out, detaches the transport and withdraws the contacts it listed.
     public func shutdown(from platform: Environment? = nil) async {
-        platform?.detachTransport(withAddresses: addresses)
+        liveness.withLock { $0 }?.cancel()
+        if let platform {
+            platform.detachTransport(withAddresses: addresses)
+            for contact in listed.withLock({ $0 }) { unlist(contact, from: platform) }
+        }
         for session in sessions.values { await session.stop() }
+    }
+
+    // MARK: Peers
+
+    /// Pings, every liveness interval, the peers our agents await answers from.
+    private func watchPeers(on platform: Environment) {
+        let interval = configuration.livenessInterval
+        let task = Task { [weak self] in
+            while !Task.isCancelled {
+                try? await Task.sleep(for: interval)
+                guard let self else { return }
+                for ping in peers.withLock({ $0.pingsDue(now: .now) }) {
+                    sessions[ping.agent]?.connection?.send(
+                        XMPPElement(
+                            "iq", namespace: "jabber:client", attributes: ["type": "get", "to": ping.to, "id": ping.id],
+                            children: [.element(XMPPElement("ping", namespace: "urn:xmpp:ping"))]))
+                }
+            }
+        }
+        liveness.withLock { $0 = task }
+    }
+
+    /// A ping's answer: a bounce saying the session is gone fails what awaits the peer.
+    private func takePingAnswer(_ stanza: XMPPElement, on platform: Environment) {
+        guard let id = stanza[attribute: "id"], let peer = peers.withLock({ $0.answeredPing(id) }) else { return }
+        guard stanza[attribute: "type"] == "error" else { return }
+        let condition = Self.condition(of: stanza)
+        guard Self.goneConditions.contains(condition) else { return }  // alive, it just does not ping
+        failAwaited(by: peer, because: condition, on: platform)
+    }
+
+    /// The errors of a ping that say nobody is there (RFC 6120 §8.3.3).
+    private static let goneConditions: Set<String> = [
+        "service-unavailable", "recipient-unavailable", "item-not-found", "remote-server-not-found", "remote-server-timeout",
+    ]
+
+    /// Every conversation awaiting `peer` ends with a FIPA failure from the AMS.
+    private func failAwaited(by peer: String, because reason: String, on platform: Environment) {
+        for waiting in peers.withLock({ $0.gone(peer) }) {
+            let local = AgentIdentifier(name: "\(waiting.agent)@\(platform.name)")
+            var notice = ACLMessage(
+                .failure, sender: platform.amsIdentifier, receivers: [local],
+                content: "((unreachable \(ACLExpression.string("\(peer) is gone: \(reason)"))))",
+                conversationID: waiting.conversationID, inReplyTo: waiting.replyWith)
+            notice.userDefined["X-failure-reason"] = "unreachable"
+            notice.userDefined["X-undelivered-to"] = peer
+            platform.deliverArrived(notice, to: local)
+        }
+    }
+
+    /// Lists an available contact in the DF (service type `xmpp-contact`, properties
+    /// `presence` and XMPP's `show`: chat, away, dnd…), unless one of the platform's
+    /// agents has that name.
+    private func list(_ contact: String, at full: String, show: String?, on platform: Environment) {
+        let entry = DirectoryEntry(
+            agent: AgentIdentifier(name: contact, addresses: ["xmpp://\(full)"]),
+            services: [ServiceDescription(name: contact, type: "xmpp-contact", properties: ["presence": "available", "show": show ?? "available"])])
+        let isOurs = listed.withLock { $0.contains(contact) }
+        if isOurs {
+            try? platform.directory.modify(entry)
+        } else if (try? platform.directory.register(entry)) != nil {
+            listed.withLock { _ = $0.insert(contact) }
+        }
+    }
+
+    /// Withdraws a contact this transport listed.
+    private func unlist(_ contact: String, from platform: Environment) {
+        guard listed.withLock({ $0.remove(contact) }) != nil else { return }
+        try? platform.directory.deregister(AgentIdentifier(name: contact))
+    }
+
+    /// The defined condition of an error stanza.
+    private static func condition(of stanza: XMPPElement) -> String {
+        stanza.child("error")?.elements.first { $0.namespace == "urn:ietf:params:xml:ns:xmpp-stanzas" }?.name ?? "undefined-condition"
     }
 
     // MARK: Receiving
 
     private func take(_ stanza: XMPPElement, for agent: String, on platform: Environment, logger: Logger) {
         let local = AgentIdentifier(name: "\(agent)@\(platform.name)")
+        logger.trace("XMPP stanza", metadata: ["agent": "\(agent)", "stanza": "\(stanza)"])
         switch stanza.name {
         case "message" where stanza[attribute: "type"] == "error":
             returnFailure(stanza, to: local, on: platform)
         case "message":
             do throws(SPADEMessageCoding.DecodingError) {
-                platform.deliverArrived(try SPADEMessageCoding.message(from: stanza, receiver: local), to: local)
+                let message = try SPADEMessageCoding.message(from: stanza, receiver: local)
+                if let from = stanza[attribute: "from"] { peers.withLock { $0.received(message, from: from) } }
+                platform.deliverArrived(message, to: local)
             } catch {
                 logger.notice("XMPP message dropped", metadata: ["agent": "\(agent)", "from": "\(stanza[attribute: "from"] ?? "?")", "reason": "\(error)"])
                 if case .unknownPerformative = error, let from = stanza[attribute: "from"] {
@@ -172,13 +279,23 @@ public final class XMPPTransport: MessageTransport {
         case "presence":
             guard let from = stanza[attribute: "from"] else { return }
             let bare = SPADEMessageCoding.bareJID(from)
+            guard !isOurs(bare) else { return }  // the server echoes our own presence
             switch stanza[attribute: "type"] {
-            case nil: contacts.withLock { $0[bare] = .available }
-            case "unavailable": contacts.withLock { $0[bare] = .unavailable }
+            case nil:
+                contacts.withLock { $0.available(from) }
+                list(bare, at: from, show: stanza.child("show")?.text, on: platform)
+            case "unavailable":
+                // Gone once its last session seen online leaves (a server also answers a
+                // pending subscription with "unavailable": that says nothing).
+                guard contacts.withLock({ $0.unavailable(from) }) else { break }
+                unlist(bare, from: platform)
+                failAwaited(by: bare, because: "its presence is unavailable", on: platform)
             case "subscribe":  // approved, as SPADE agents do
                 sessions[agent]?.connection?.send(XMPPElement("presence", namespace: "jabber:client", attributes: ["to": bare, "type": "subscribed"]))
             default: break
             }
+        case "iq" where ["result", "error"].contains(stanza[attribute: "type"]):
+            takePingAnswer(stanza, on: platform)
         default:
             break
         }
@@ -187,9 +304,10 @@ public final class XMPPTransport: MessageTransport {
     /// An XMPP error bounced a message of ours: the sender gets a FIPA failure from the AMS.
     private func returnFailure(_ stanza: XMPPElement, to local: AgentIdentifier, on platform: Environment) {
         let from = SPADEMessageCoding.bareJID(stanza[attribute: "from"] ?? "")
-        let condition = stanza.child("error")?.elements.first { $0.namespace == "urn:ietf:params:xml:ns:xmpp-stanzas" }?.name ?? "undefined-condition"
+        let condition = Self.condition(of: stanza)
         let sent = stanza[attribute: "id"].flatMap { id in recent.withLock { $0.conversation(of: id) } }
         let echoed = try? SPADEMessageCoding.message(from: stanza, receiver: local)
+        peers.withLock { $0.forget(from, conversationID: sent?.conversationID ?? echoed?.conversationID, replyWith: sent?.replyWith ?? echoed?.replyWith) }
         var notice = ACLMessage(
             .failure, sender: platform.amsIdentifier, receivers: [local],
             content: "((unreachable \(ACLExpression.string("\(from): \(condition)"))))",
@@ -198,6 +316,35 @@ public final class XMPPTransport: MessageTransport {
         notice.userDefined["X-undelivered-to"] = from
         platform.deliverArrived(notice, to: local)
     }
+}
+
+/// The sessions of each contact that showed themselves online (RFC 6121 §4: presence
+/// comes per full JID; a contact is online while one of its sessions is).
+private struct Contacts {
+    private var online: [String: Set<String>] = [:]
+
+    /// `from` (a full JID, or a bare one) is online; beyond 10,000 contacts, new ones are not kept.
+    mutating func available(_ from: String) {
+        let bare = SPADEMessageCoding.bareJID(from)
+        guard online.count < 10_000 || online[bare] != nil else { return }
+        online[bare, default: []].insert(from)
+    }
+
+    /// `from` left (a bare JID: every session); returns whether its contact was online
+    /// and has no session left.
+    mutating func unavailable(_ from: String) -> Bool {
+        let bare = SPADEMessageCoding.bareJID(from)
+        guard var sessions = online[bare], !sessions.isEmpty else { return false }
+        if from == bare { sessions = [] } else { sessions.remove(from) }
+        online[bare] = sessions
+        return sessions.isEmpty
+    }
+
+    func presence(of bare: String) -> XMPPTransport.Presence? {
+        online[bare].map { $0.isEmpty ? .unavailable : .available }
+    }
+
+    var all: [String: XMPPTransport.Presence] { online.mapValues { $0.isEmpty ? .unavailable : .available } }
 }
 
 /// The conversations of the last 4,096 messages sent, by the stanza id they went with.

@@ -186,6 +186,23 @@ struct RequestProtocolTests {
         let outcome = try await loner.request(to: "Loner", content: "x", timeout: .seconds(5))
         #expect(outcome.content == "(self x)")
     }
+
+    @Test("a reply that copies the request's reply-with (SPADE's make_reply copies every parameter) still answers it")
+    func replyCopyingReplyWith() async throws {
+        let platform = Environment(name: "test")
+        _ = try await startedAgent("Copier", on: platform) {
+            MessageHandler.on(.request) { agent, request in
+                var answer = ACLMessage(
+                    .inform, receivers: [request.sender!], content: "(copied)", conversationID: request.conversationID,
+                    replyWith: request.replyWith)
+                answer.interactionProtocol = request.interactionProtocol
+                agent.send(answer)
+            }
+        }
+        let nurse = try await startedAgent("Nurse", on: platform)
+        let outcome = try await nurse.request(to: "Copier", content: "x", timeout: .seconds(60))
+        #expect(outcome.content == "(copied)")
+    }
 }
 
 @Suite("Conversations", .timeLimit(.minutes(3)))
