@@ -40,6 +40,27 @@ struct BenchQuickTests {
         }
     }
 
+    @Test("the xmpp suite (on demand) prints SADE↔SADE, SADE↔SPADE and SPADE↔SADE round trips against SPADE↔SPADE on one Prosody")
+    func xmppSuite() async throws {
+        try TestTools.requireCommands(["prosody", "openssl"])
+        try TestTools.requirePython(modules: ["spade"])
+        let result = try await SadeProcess(
+            ["bench", "--suite", "xmpp", "--quick", "--json"], directory: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+                .deletingLastPathComponent().deletingLastPathComponent(),  // the peers' scripts are in Benchmarks/peers
+            environment: ["SADE_BENCH_PYTHON": TestTools.python.path]
+        ).finish()
+        #expect(result.status == 0, "stderr: \(result.error)")
+        let figures = try JSONDecoder().decode([Figure].self, from: Data(result.output.utf8))
+        let names = Set(figures.map(\.figure))
+        for direction in ["SADE → SADE", "SADE → SPADE", "SPADE → SADE"] {
+            #expect(names.contains("round trip p50, \(direction)"), "\(names)")
+        }
+        for figure in figures where figure.figure.hasPrefix("round trip") {
+            let (value, baseline) = (try #require(figure.value), try #require(figure.baseline, "\(figure.figure) has no SPADE baseline"))
+            #expect(value.isFinite && value > 0 && baseline.isFinite && baseline > 0, "\(figure.figure)")
+        }
+    }
+
     @Test("an unknown suite is refused with the list of suites")
     func unknownSuiteIsRefused() async throws {
         let result = try await SadeProcess.run(["bench", "--suite", "nope"])

@@ -13,11 +13,17 @@ public final class SadeProcess: Sendable {
     private let errors: OutputCollector
 
     /// Starts `sade` with `arguments`.
-    public init(_ arguments: [String], input: String? = nil, executable: URL = SadeProcess.executable, directory: URL? = nil) throws {
+    /// Starts `executable` (`sade` by default) with `arguments`, in `directory` if given,
+    /// with `environment` added to this process's.
+    public init(
+        _ arguments: [String], input: String? = nil, executable: URL = SadeProcess.executable, directory: URL? = nil,
+        environment: [String: String] = [:]
+    ) throws {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
         if let directory { process.currentDirectoryURL = directory }
+        if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
         let stdout = Pipe(), stderr = Pipe()
         process.standardOutput = stdout
         process.standardError = stderr

@@ -4,11 +4,11 @@ import SADECore
 /// Agents a standalone platform runs so that other processes have someone to talk
 /// to (`sade platform`): an echo for connectivity checks and Contract Net bidders.
 public enum DiagnosticAgents {
-    /// An agent named `echo` that answers every `request` with an `inform` carrying
-    /// the same content (JADE's DummyAgent's favourite partner); it offers the service
-    /// `echo` (type `echo`, FIPA Request) in the platform's DF.
-    public static func echo(on platform: Environment) -> Agent {
-        Agent("echo", on: platform) {
+    /// An agent named `echo` (or `name`) that answers every `request` with an `inform`
+    /// carrying the same content (JADE's DummyAgent's favourite partner); it offers the
+    /// service `echo` (type `echo`, FIPA Request) in the platform's DF.
+    public static func echo(on platform: Environment, named name: String = "echo") -> Agent {
+        Agent(name, on: platform) {
             ServiceDescription(name: "echo", type: "echo", protocols: ["fipa-request"])
             MessageHandler.on(.request) { agent, message in
                 agent.send(message.makeReply(.inform, content: message.content))

@@ -68,8 +68,13 @@ struct PeerRunner {
         return figures
     }
 
-    /// The virtualenv's python, creating the virtualenv and installing the peers first if needed.
-    private static func preparedPython() async throws -> URL {
+    /// The Python the peers run on: `SADE_BENCH_PYTHON` if set (one that has the
+    /// requirements), else the virtualenv's, creating it and installing the peers first
+    /// if needed.
+    static func preparedPython() async throws -> URL {
+        if let chosen = ProcessInfo.processInfo.environment["SADE_BENCH_PYTHON"], !chosen.isEmpty {
+            return URL(fileURLWithPath: chosen)
+        }
         guard FileManager.default.fileExists(atPath: scripts) else {
             throw BenchError.peerFailed("run --peers from the repository root (no \(scripts) here)")
         }
