@@ -59,8 +59,11 @@ public struct XMPPTestServer: Sendable, CustomStringConvertible {
         return XMPPTestServer(kind: .prosody, process: process, port: port, directory: directory, certificateAuthority: authority.certificateAuthority)
     }
 
-    /// SPADE's embedded server (pyjabber 0.x, SPADE 4.1.4's dependency): registration
-    /// open, accounts in memory, its own self-signed certificate (SPADE agents do not
+    /// SPADE's embedded server (pyjabber, SPADE 4.1.4's dependency), as `spade run`
+    /// starts it but for three patches of the launcher (`Servers/spade_server.py`: no
+    /// admin page on port 9090, password hashing in threads, bytes arriving during the
+    /// TLS upgrade held instead of lost): registration open, accounts in a fresh file in
+    /// the server's directory, its own self-signed certificate (SPADE agents do not
     /// check it; our side accepts any, as SPADE's default).
     public static func spade() async throws -> XMPPTestServer {
         try TestTools.requirePython(modules: ["spade", "pyjabber"])

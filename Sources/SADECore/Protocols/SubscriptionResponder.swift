@@ -96,8 +96,9 @@ public final class SubscriptionResponder: AgentPart, Sendable {
         case .subscribe where template.matches(message):
             switch decide(agent, message) {
             case .agree:
-                subscribers.withLock { $0[key] = Subscriber(subscribe: message, agent: agent) }
+                // The agree goes first: an inform published meanwhile must not overtake it.
                 agent.send(message.makeReply(.agree, content: message.content))
+                subscribers.withLock { $0[key] = Subscriber(subscribe: message, agent: agent) }
             case .refuse(let reason): agent.send(message.makeReply(.refuse, content: reason))
             case .notUnderstood(let reason): agent.send(message.makeReply(.notUnderstood, content: reason))
             }

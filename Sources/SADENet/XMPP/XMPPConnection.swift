@@ -391,18 +391,28 @@ private struct Negotiation {
             }
         case .anyCertificate: tls.certificateVerification = .none
         }
+        let context: NIOSSLContext
         do {
-            let context = try NIOSSLContext(configuration: tls)
-            let hostname = configuration.domain
-            let handshake = channel.eventLoop.makePromise(of: Void.self)
+            context = try NIOSSLContext(configuration: tls)
+        } catch {
+            throw .tls("\(error)")
+        }
+        let hostname = configuration.domain
+        let handshake = channel.eventLoop.makePromise(of: Void.self)
+        do {
             try await channel.eventLoop.submit { [channel] in
                 let handler = try NIOSSLClientHandler(context: context, serverHostname: hostname)
                 try channel.pipeline.syncOperations.addHandler(handler, position: .first)
                 try channel.pipeline.syncOperations.addHandler(HandshakeWatch(handshake), position: .after(handler))
             }.get()
-            // The stream restarts once the handshake is over, not in the flight that ends it:
-            // a server that swaps its transport when its side completes (pyjabber) loses
-            // what comes with the client's Finished.
+        } catch {
+            handshake.fail(error)  // no watch took it
+            throw .tls("\(error)")
+        }
+        do {
+            // The stream restarts once the handshake is over, not in the flight that ends
+            // it: a server that swaps its transport when its side completes (pyjabber)
+            // loses what comes with the client's Finished.
             try await handshake.futureResult.get()
         } catch {
             throw .tls("\(error)")
@@ -475,7 +485,6 @@ private struct Negotiation {
     }
 }
 
-/// Bytes read from the channel, into an async stream.
 /// Completes a promise when the TLS handshake is over, or fails it if the channel
 /// errs or ends first. Used on the channel's event loop only.
 private final class HandshakeWatch: ChannelInboundHandler, RemovableChannelHandler {
@@ -510,6 +519,7 @@ private final class HandshakeWatch: ChannelInboundHandler, RemovableChannelHandl
     }
 }
 
+/// Bytes read from the channel, into an async stream.
 private final class ByteStreamHandler: ChannelInboundHandler, Sendable {
     typealias InboundIn = ByteBuffer
     let continuation: AsyncThrowingStream<ByteBuffer, any Error>.Continuation

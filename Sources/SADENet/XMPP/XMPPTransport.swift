@@ -175,11 +175,11 @@ public final class XMPPTransport: MessageTransport {
     /// Logs every agent out, detaches the transport and withdraws the contacts it listed.
     public func shutdown(from platform: Environment? = nil) async {
         liveness.withLock { $0 }?.cancel()
+        platform?.detachTransport(withAddresses: addresses)
+        for session in sessions.values { await session.stop() }  // first: no presence lists a contact again
         if let platform {
-            platform.detachTransport(withAddresses: addresses)
             for contact in listed.withLock({ $0 }) { unlist(contact, from: platform) }
         }
-        for session in sessions.values { await session.stop() }
     }
 
     // MARK: Peers
@@ -191,33 +191,32 @@ public final class XMPPTransport: MessageTransport {
             while !Task.isCancelled {
                 try? await Task.sleep(for: interval)
                 guard let self else { return }
-                for ping in peers.withLock({ $0.pingsDue(now: .now) }) {
-                    sessions[ping.agent]?.connection?.send(
-                        XMPPElement(
-                            "iq", namespace: "jabber:client", attributes: ["type": "get", "to": ping.to, "id": ping.id],
-                            children: [.element(XMPPElement("ping", namespace: "urn:xmpp:ping"))]))
-                }
+                for due in peers.withLock({ $0.pingsDue(now: .now) }) { ping(due.to, id: due.id, from: due.agent) }
             }
         }
         liveness.withLock { $0 = task }
     }
 
-    /// A ping's answer: a bounce saying the session is gone fails what awaits the peer.
-    private func takePingAnswer(_ stanza: XMPPElement, on platform: Environment) {
-        guard let id = stanza[attribute: "id"], let peer = peers.withLock({ $0.answeredPing(id) }) else { return }
-        guard stanza[attribute: "type"] == "error" else { return }
-        let condition = Self.condition(of: stanza)
-        guard Self.goneConditions.contains(condition) else { return }  // alive, it just does not ping
-        failAwaited(by: peer, because: condition, on: platform)
+    /// Sends a ping (XEP-0199) from `agent`'s session.
+    private func ping(_ jid: String, id: String, from agent: String) {
+        sessions[agent]?.connection?.send(
+            XMPPElement(
+                "iq", namespace: "jabber:client", attributes: ["type": "get", "to": jid, "id": id],
+                children: [.element(XMPPElement("ping", namespace: "urn:xmpp:ping"))]))
     }
 
-    /// The errors of a ping that say nobody is there (RFC 6120 §8.3.3).
-    private static let goneConditions: Set<String> = [
-        "service-unavailable", "recipient-unavailable", "item-not-found", "remote-server-not-found", "remote-server-timeout",
-    ]
+    /// A ping's answer: a bounce saying the session is gone fails what awaits the peer.
+    private func takePingAnswer(_ stanza: XMPPElement, on platform: Environment) {
+        guard let id = stanza[attribute: "id"] else { return }
+        let condition = stanza[attribute: "type"] == "error" ? Self.condition(of: stanza) : nil
+        guard let peer = peers.withLock({ $0.pingAnswered(id: id, from: stanza[attribute: "from"], error: condition) }) else { return }
+        failAwaited(by: peer, because: condition ?? "gone", on: platform)
+    }
 
-    /// Every conversation awaiting `peer` ends with a FIPA failure from the AMS.
+    /// Every conversation awaiting `peer` ends with a FIPA failure from the AMS, and
+    /// the peer leaves the DF.
     private func failAwaited(by peer: String, because reason: String, on platform: Environment) {
+        unlist(peer, from: platform)
         for waiting in peers.withLock({ $0.gone(peer) }) {
             let local = AgentIdentifier(name: "\(waiting.agent)@\(platform.name)")
             var notice = ACLMessage(
@@ -233,22 +232,27 @@ public final class XMPPTransport: MessageTransport {
     /// Lists an available contact in the DF (service type `xmpp-contact`, properties
     /// `presence` and XMPP's `show`: chat, away, dnd…), unless one of the platform's
     /// agents has that name.
+    /// The DF is changed under the `listed` lock, so a listing and a withdrawal of one
+    /// contact never interleave.
     private func list(_ contact: String, at full: String, show: String?, on platform: Environment) {
         let entry = DirectoryEntry(
             agent: AgentIdentifier(name: contact, addresses: ["xmpp://\(full)"]),
             services: [ServiceDescription(name: contact, type: "xmpp-contact", properties: ["presence": "available", "show": show ?? "available"])])
-        let isOurs = listed.withLock { $0.contains(contact) }
-        if isOurs {
-            try? platform.directory.modify(entry)
-        } else if (try? platform.directory.register(entry)) != nil {
-            listed.withLock { _ = $0.insert(contact) }
+        listed.withLock { listed in
+            if listed.contains(contact) {
+                try? platform.directory.modify(entry)
+            } else if (try? platform.directory.register(entry)) != nil {
+                listed.insert(contact)
+            }
         }
     }
 
     /// Withdraws a contact this transport listed.
     private func unlist(_ contact: String, from platform: Environment) {
-        guard listed.withLock({ $0.remove(contact) }) != nil else { return }
-        try? platform.directory.deregister(AgentIdentifier(name: contact))
+        listed.withLock { listed in
+            guard listed.remove(contact) != nil else { return }
+            try? platform.directory.deregister(AgentIdentifier(name: contact))
+        }
     }
 
     /// The defined condition of an error stanza.
@@ -267,7 +271,9 @@ public final class XMPPTransport: MessageTransport {
         case "message":
             do throws(SPADEMessageCoding.DecodingError) {
                 let message = try SPADEMessageCoding.message(from: stanza, receiver: local)
-                if let from = stanza[attribute: "from"] { peers.withLock { $0.received(message, from: from) } }
+                if let from = stanza[attribute: "from"], let probe = peers.withLock({ $0.received(message, from: from, by: agent) }) {
+                    ping(probe.to, id: probe.id, from: agent)  // does this new session answer pings?
+                }
                 platform.deliverArrived(message, to: local)
             } catch {
                 logger.notice("XMPP message dropped", metadata: ["agent": "\(agent)", "from": "\(stanza[attribute: "from"] ?? "?")", "reason": "\(error)"])
@@ -282,15 +288,12 @@ public final class XMPPTransport: MessageTransport {
             guard !isOurs(bare) else { return }  // the server echoes our own presence
             switch stanza[attribute: "type"] {
             case nil:
-                contacts.withLock { $0.available(from) }
-                list(bare, at: from, show: stanza.child("show")?.text, on: platform)
+                if contacts.withLock({ $0.available(from) }) { list(bare, at: from, show: stanza.child("show")?.text, on: platform) }
             case "unavailable":
-                // Gone once its last session seen online leaves (a server also answers a
-                // pending subscription with "unavailable": that says nothing).
+                // Gone once its last session seen online leaves.
                 guard contacts.withLock({ $0.unavailable(from) }) else { break }
-                unlist(bare, from: platform)
                 failAwaited(by: bare, because: "its presence is unavailable", on: platform)
-            case "subscribe":  // approved, as SPADE agents do
+            case "subscribe":  // approved, as SPADE agents do (slixmpp's default)
                 sessions[agent]?.connection?.send(XMPPElement("presence", namespace: "jabber:client", attributes: ["to": bare, "type": "subscribed"]))
             default: break
             }
@@ -307,11 +310,17 @@ public final class XMPPTransport: MessageTransport {
         let condition = Self.condition(of: stanza)
         let sent = stanza[attribute: "id"].flatMap { id in recent.withLock { $0.conversation(of: id) } }
         let echoed = try? SPADEMessageCoding.message(from: stanza, receiver: local)
-        peers.withLock { $0.forget(from, conversationID: sent?.conversationID ?? echoed?.conversationID, replyWith: sent?.replyWith ?? echoed?.replyWith) }
+        let (conversationID, replyWith) = (sent?.conversationID ?? echoed?.conversationID, sent?.replyWith ?? echoed?.replyWith)
+        let agent = String(local.localName)
+        let failedAlready = peers.withLock { peers in
+            peers.forget(from, agent: agent, conversationID: conversationID, replyWith: replyWith)
+            return peers.hasFailed(agent: agent, conversationID: conversationID)
+        }
+        guard !failedAlready else { return }  // its peer's departure ended it already
         var notice = ACLMessage(
             .failure, sender: platform.amsIdentifier, receivers: [local],
             content: "((unreachable \(ACLExpression.string("\(from): \(condition)"))))",
-            conversationID: sent?.conversationID ?? echoed?.conversationID, inReplyTo: sent?.replyWith ?? echoed?.replyWith)
+            conversationID: conversationID, inReplyTo: replyWith)
         notice.userDefined["X-failure-reason"] = "unreachable"
         notice.userDefined["X-undelivered-to"] = from
         platform.deliverArrived(notice, to: local)
@@ -323,19 +332,22 @@ public final class XMPPTransport: MessageTransport {
 private struct Contacts {
     private var online: [String: Set<String>] = [:]
 
-    /// `from` (a full JID, or a bare one) is online; beyond 10,000 contacts, new ones are not kept.
-    mutating func available(_ from: String) {
+    /// `from` (a full JID, or a bare one from a server that gives no resource) is
+    /// online; returns whether it is kept (beyond 10,000 contacts, new ones are not).
+    mutating func available(_ from: String) -> Bool {
         let bare = SPADEMessageCoding.bareJID(from)
-        guard online.count < 10_000 || online[bare] != nil else { return }
+        guard online.count < 10_000 || online[bare] != nil else { return false }
         online[bare, default: []].insert(from)
+        return true
     }
 
-    /// `from` left (a bare JID: every session); returns whether its contact was online
-    /// and has no session left.
+    /// `from` left; returns whether that was its contact's last session online. A
+    /// bare JID's `unavailable` ends only a presence that came from the bare JID: a
+    /// server acknowledges each new subscription request with one (RFC 6121 §3.1.3),
+    /// whatever the sessions online.
     mutating func unavailable(_ from: String) -> Bool {
         let bare = SPADEMessageCoding.bareJID(from)
-        guard var sessions = online[bare], !sessions.isEmpty else { return false }
-        if from == bare { sessions = [] } else { sessions.remove(from) }
+        guard var sessions = online[bare], sessions.remove(from) != nil else { return false }
         online[bare] = sessions
         return sessions.isEmpty
     }

@@ -28,26 +28,32 @@ struct XMPPSuite: BenchSuite {
         let pongSession = try await XMPPTransport.start(for: ponging, configuration: server.configuration(password: "bench"), agents: ["pong"])
         let pong = DiagnosticAgents.echo(on: ponging, named: "pong")
         let ping = Agent("ping", on: pinging) {}
-        try await pong.start()
-        try await ping.start()
         let spadeEcho = try ChildProcess(python, [script, "echo", "\(server.port)", "spade-echo@localhost"], silenceErrors: true)
         defer { spadeEcho.signal(SIGKILL) }
-        guard await spadeEcho.line(containing: "ready") != nil else { throw BenchError.peerFailed("the SPADE echo agent did not log in") }
-
-        let ours = AgentIdentifier(name: "pong@localhost", addresses: ["xmpp://pong@localhost"])
-        let theirs = AgentIdentifier(name: "spade-echo@localhost", addresses: ["xmpp://spade-echo@localhost"])
-        let sadeToSade = try await context.measure { try await Self.roundTrips(from: ping, to: ours, count: roundTrips) }
-        let sadeToSpade = try await context.measure { try await Self.roundTrips(from: ping, to: theirs, count: roundTrips) }
-        let spadeToSade = try await context.measure {
-            try await Self.spadePing(python, script, server, to: "pong@localhost", count: roundTrips)
+        let figures: [String: [String: BenchStatistic]]
+        do {
+            try await pong.start()
+            try await ping.start()
+            guard await spadeEcho.line(containing: "ready") != nil else { throw BenchError.peerFailed("the SPADE echo agent did not log in") }
+            let ours = AgentIdentifier(name: "pong@localhost", addresses: ["xmpp://pong@localhost"])
+            let theirs = AgentIdentifier(name: "spade-echo@localhost", addresses: ["xmpp://spade-echo@localhost"])
+            figures = [
+                "sade-sade": try await context.measure { try await Self.roundTrips(from: ping, to: ours, count: roundTrips) },
+                "sade-spade": try await context.measure { try await Self.roundTrips(from: ping, to: theirs, count: roundTrips) },
+                "spade-sade": try await context.measure {
+                    try await Self.spadePing(python, script, server, to: "pong@localhost", count: roundTrips)
+                },
+                "spade-spade": try await context.measure {
+                    try await Self.spadePing(python, script, server, to: "spade-echo@localhost", count: roundTrips)
+                },
+            ]
+        } catch {
+            await Self.stop([ping, pong], [(pingSession, pinging), (pongSession, ponging)])
+            throw error
         }
-        let spadeToSpade = try await context.measure {
-            try await Self.spadePing(python, script, server, to: "spade-echo@localhost", count: roundTrips)
-        }
-        await ping.stop()
-        await pong.stop()
-        await pingSession.shutdown(from: pinging)
-        await pongSession.shutdown(from: ponging)
+        await Self.stop([ping, pong], [(pingSession, pinging), (pongSession, ponging)])
+        let (sadeToSade, sadeToSpade, spadeToSade, spadeToSpade) =
+            (figures["sade-sade"]!, figures["sade-spade"]!, figures["spade-sade"]!, figures["spade-spade"]!)
 
         let spade = "SPADE → SPADE, same server"
         return [
@@ -62,6 +68,12 @@ struct XMPPSuite: BenchSuite {
                 "round trips/s, SADE → SPADE", sadeToSpade["round_trips_per_s"], unit: "/s", baseline: spadeToSpade["round_trips_per_s"],
                 baselineName: spade),
         ]
+    }
+
+    /// Stops the agents, then logs the platforms out.
+    private static func stop(_ agents: [Agent], _ transports: [(XMPPTransport, Environment)]) async {
+        for agent in agents { await agent.stop() }
+        for (transport, platform) in transports { await transport.shutdown(from: platform) }
     }
 
     /// `count` requests from `agent` to `peer`, each awaited before the next, after 20

@@ -17,6 +17,8 @@ import pyjabber.server
 from loguru import logger
 from pyjabber.server import Server
 from pyjabber.server_parameters import Parameters
+from pyjabber.network.protocols.XMLProtocol import XMLProtocol
+from pyjabber.stream.negotiators.StreamNegotiator import StreamNegotiator
 
 # pyjabber hashes passwords (PBKDF2, which releases the GIL) in a process pool whose
 # workers it forks lazily from a process that already runs threads (aiosqlite's, the
@@ -30,6 +32,43 @@ async def no_admin_page(self):
 
 
 pyjabber.http_server.HttpServer.start = no_admin_page
+
+# pyjabber upgrades a stream to TLS with `await loop.start_tls(…)`, then points its
+# parser at the new transport and empties the parser's stack. What the client sends
+# as soon as the handshake is over (the restarted stream's header) can arrive before
+# that continuation runs: it is parsed with the old state, answered on the old
+# transport, then wiped, and the session stalls (its own SPADE clients hit it too, as
+# "DisconnectedException", more often on a loaded machine). Bytes arriving during the
+# upgrade are held and fed once pyjabber has finished with it.
+upgrade_tls = StreamNegotiator._handle_tls
+receive = XMLProtocol.data_received
+holding = {}  # id(protocol) → the bytes held while its stream is upgraded
+
+
+def data_received_unless_held(self, data):
+    held = holding.get(id(self))
+    if held is None:
+        receive(self, data)
+    else:
+        held.append(data)
+
+
+async def upgrade_tls_holding_early_data(self, element):
+    protocol = self._protocol
+    holding[id(protocol)] = []
+    try:
+        return await upgrade_tls(self, element)
+    finally:
+        def replay():
+            for data in holding.pop(id(protocol), []):
+                receive(protocol, data)
+        # After this returns, pyjabber resets the parser once more (Signal.RESET);
+        # the held bytes are fed in the loop's next turn, after that.
+        asyncio.get_running_loop().call_soon(replay)
+
+
+XMLProtocol.data_received = data_received_unless_held
+StreamNegotiator._handle_tls = upgrade_tls_holding_early_data
 
 
 async def main():
