@@ -14,7 +14,7 @@ extension Agent {
     /// The message with this agent as sender if none is set, or `nil` (and a log
     /// entry) when the agent is not active and so may not send.
     nonisolated func outgoing(_ message: ACLMessage) -> ACLMessage? {
-        guard mailbox.withLock({ $0.canSend }) else {
+        guard mailbox.withLock({ $0.noteSending() }) else {
             logger.warning(
                 "message not sent: the agent is not active",
                 metadata: ["performative": "\(message.performative)", "receivers": "\(message.receivers)"])

@@ -16,12 +16,27 @@ extension Agent {
             // 2. Option generation: new goals adopted, every goal's status reviewed.
             strategies.optionGeneration.generateOptions(&mind)
             // 3. Deliberation (the filter): the goals to pursue now; goals settled meanwhile lose their intentions.
+            let options = observers.isEmpty ? [] : mind.goals.map { ReasoningRecord.Option(goal: $0.name, status: $0.status) }
             let chosen = strategies.deliberation.filter(&mind)
+            let notChosen = observers.isEmpty ? [] : mind.goals.filter { $0.status == .waiting }.map(\.name)
             dropIntentionsOfSettledGoals()
             // 4. Plan selection: plans for each chosen goal, pursued by an intention.
+            var selected: [String: [String]] = [:]
+            var withoutPlan: [String] = []
             for goalName in chosen {
-                if let plans = selectPlans(for: goalName) { startIntention(for: goalName, with: plans) }
+                if let plans = selectPlans(for: goalName) {
+                    startIntention(for: goalName, with: plans)
+                    if !observers.isEmpty { selected[goalName] = plans.map(\.name) }
+                } else if !observers.isEmpty, mind.goalIndex(named: goalName).map({ mind.goals[$0].status == .failed }) == true {
+                    withoutPlan.append(goalName)
+                }
             }
+            emit(
+                .reasoned(
+                    ReasoningRecord(
+                        trigger: mind.trigger.label, options: options, chosen: chosen, notChosen: notChosen, selected: selected,
+                        withoutPlan: withoutPlan,
+                        strategies: strategies.names)))
             mind.trigger = .explicit
         }
     }

@@ -16,4 +16,6 @@ public enum AgentEvent: Hashable, Sendable {
     case failed(activity: String, reason: String)
     /// A behaviour finished and was removed.
     case behaviourFinished(String)
+    /// A reasoning cycle ran and decided (made only while someone observes).
+    case reasoned(ReasoningRecord)
 }

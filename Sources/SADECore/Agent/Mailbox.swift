@@ -14,10 +14,21 @@ struct Mailbox: ~Copyable {
     /// The agent's life-cycle state as the white pages show it, readable without
     /// the agent (kept here because every change of state takes this lock anyway).
     var agentState = AgentState.initiated
+    /// Messages the agent sent, and messages accepted for it, since it was made (the
+    /// introspector's counters; this lock is taken for each anyway).
+    private(set) var sent = 0
+    private(set) var received = 0
 
     /// Whether the agent may send: only while it is active, so that an action that
     /// ignores cancellation cannot speak for a suspended or stopped agent.
     var canSend: Bool { agentState == .active }
+
+    /// Whether the agent may send now; if so, counts the message as sent.
+    mutating func noteSending() -> Bool {
+        guard canSend else { return false }
+        sent &+= 1
+        return true
+    }
 
     /// How many messages wait, counting the batch being handled as a whole until it ends.
     var depth: Int { messages.count + inHand }
@@ -27,6 +38,7 @@ struct Mailbox: ~Copyable {
     mutating func accept(_ message: ACLMessage) -> Bool? {
         guard !isClosed else { return nil }
         messages.append(message)
+        received &+= 1
         guard !isDrainScheduled else { return false }
         isDrainScheduled = true
         return true

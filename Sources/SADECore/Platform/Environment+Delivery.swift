@@ -9,6 +9,7 @@ extension Environment {
     /// failure. Agents send with ``Agent/send(_:)``; call this directly to inject a
     /// message from outside any agent (its sender then gets the failures, if it is an agent).
     public func route(_ message: ACLMessage) {
+        sniffed(message)
         guard !message.receivers.isEmpty else {
             returnToSender(message, failure: .noReceiver)
             return
@@ -24,6 +25,7 @@ extension Environment {
     /// full instead of failing, so a fast sender is slowed down to what the network
     /// and the other platform take (backpressure).
     public func routeWhenReady(_ message: ACLMessage) async {
+        sniffed(message)
         guard !message.receivers.isEmpty else {
             returnToSender(message, failure: .noReceiver)
             return
@@ -44,6 +46,7 @@ extension Environment {
     /// Delivers a message that arrived over a transport to its receiver on this
     /// platform; addresses are not looked at. A failure goes back to the sender.
     public func deliverArrived(_ message: ACLMessage, to receiver: AgentIdentifier) {
+        sniffed(message)
         let failure =
             if let local = localName(of: receiver) {
                 deliverLocally(message, to: receiver, named: local)

@@ -31,6 +31,8 @@ public final class Environment: Sendable {
     let transports = Mutex<(attached: [any MessageTransport], ownAddresses: Set<String>)>(([], []))
     /// Agents alive, messages delivered and failed, mailbox depth.
     let metrics: PlatformMetrics
+    /// Who watches the traffic (``sniff(_:buffer:)``).
+    let sniffers = Sniffers()
 
     /// Creates a platform.
     ///

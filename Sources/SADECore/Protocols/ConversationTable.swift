@@ -43,6 +43,9 @@ struct ConversationTable {
     private var entries: [String: Entry] = [:]
     private var counter = 0
 
+    /// How many conversations are running.
+    var count: Int { entries.count }
+
     /// Whether a conversation with this id is running.
     func contains(_ id: String) -> Bool { entries[id] != nil }
 

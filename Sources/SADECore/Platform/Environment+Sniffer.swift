@@ -1,0 +1,68 @@
+import SADEACL
+import Synchronization
+
+/// A sniffer's view of the platform's traffic (JADE's Sniffer): every message a chosen
+/// agent sends or receives, as it is routed. Nothing is copied or even looked at while
+/// nobody sniffs: routing reads one atomic counter.
+extension Environment {
+    /// The messages sent or received by the agents named in `agents` (local names, or
+    /// full names of agents elsewhere), or by every agent if `nil`, from now on — local
+    /// deliveries, messages leaving through a transport and messages arriving from one.
+    /// The stream keeps the newest `buffer` messages its reader has not taken; it ends
+    /// when its reader stops (cancelling its task) or calls `finish` on it.
+    public func sniff(_ agents: Set<String>? = nil, buffer: Int = 1_000) -> AsyncStream<ACLMessage> {
+        let (stream, continuation) = AsyncStream.makeStream(of: ACLMessage.self, bufferingPolicy: .bufferingNewest(max(1, buffer)))
+        let watched = agents.map { Set($0.flatMap { [$0, $0.contains("@") ? $0 : "\($0)@\(name)"] }) }
+        let id = sniffers.add(Sniffer(agents: watched, continuation: continuation))
+        continuation.onTermination = { [weak self] _ in self?.sniffers.remove(id) }
+        return stream
+    }
+
+    /// Hands `message` to the sniffers watching its sender or a receiver.
+    @inline(__always)
+    func sniffed(_ message: ACLMessage) {
+        guard sniffers.count.load(ordering: .relaxed) > 0 else { return }
+        sniffers.tell(message)
+    }
+}
+
+/// One reader of ``Environment/sniff(_:buffer:)``.
+struct Sniffer: Sendable {
+    /// Full and local names of the agents watched; `nil` for all.
+    let agents: Set<String>?
+    let continuation: AsyncStream<ACLMessage>.Continuation
+
+    func wants(_ message: ACLMessage) -> Bool {
+        guard let agents else { return true }
+        if let sender = message.sender, agents.contains(sender.name) { return true }
+        return message.receivers.contains { agents.contains($0.name) }
+    }
+}
+
+/// The sniffers of a platform, and how many there are (read on every routing).
+final class Sniffers: Sendable {
+    let count = Atomic<Int>(0)
+    private let readers = Mutex<(next: Int, byID: [Int: Sniffer])>((0, [:]))
+
+    func add(_ sniffer: Sniffer) -> Int {
+        readers.withLock { readers in
+            readers.next += 1
+            readers.byID[readers.next] = sniffer
+            count.store(readers.byID.count, ordering: .relaxed)
+            return readers.next
+        }
+    }
+
+    func remove(_ id: Int) {
+        readers.withLock { readers in
+            readers.byID[id] = nil
+            count.store(readers.byID.count, ordering: .relaxed)
+        }
+    }
+
+    func tell(_ message: ACLMessage) {
+        for sniffer in readers.withLock({ Array($0.byID.values) }) where sniffer.wants(message) {
+            sniffer.continuation.yield(message)
+        }
+    }
+}

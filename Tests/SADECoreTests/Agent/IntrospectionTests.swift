@@ -1,0 +1,124 @@
+import SADEACL
+import SADECore
+import Testing
+
+private extension BeliefKey where Value == Bool {
+    static let cold: BeliefKey<Bool> = "cold"
+}
+
+private extension BeliefKey where Value == Int {
+    static let roomTemperature: BeliefKey<Int> = "temperature"
+}
+
+/// What an introspector and a sniffer see: an agent's snapshot, its reasoning cycles'
+/// decisions, and the platform's traffic for chosen agents.
+@Suite("Introspection and sniffing", .timeLimit(.minutes(3)))
+struct IntrospectionTests {
+    /// A heater: keeps the room warm, with a plan that only applies when the window is shut.
+    static func heater(on platform: Environment) -> Agent {
+        Agent("Heater", on: platform) {
+            Belief(.cold, false)
+            Belief(.roomTemperature, 21)
+            ServiceDescription(name: "heating", type: "heating", protocols: ["fipa-request"])
+            Goal.maintain("warm", .belief(.cold, is: false)) {
+                Plan("heat", context: Condition("window shut") { !($0["window-open"] as? Bool ?? false) }) {
+                    OneShotAction("switch on") { context in await context.setBelief(.cold, to: false) }
+                }
+            }
+            MessageHandler.on(.inform) { agent, message in
+                if message.content == "(window open)" { agent.setBelief("window-open", to: true) }
+                agent.setBelief(.cold, to: true)
+                agent.send(message.makeReply(.agree))
+            }
+        }
+    }
+
+    @Test("a snapshot shows beliefs with values and types, goals with plans, services, mailbox and counters")
+    func snapshot() async throws {
+        let platform = Environment(name: "house")
+        let heater = Self.heater(on: platform)
+        try await heater.start()
+        let before = await heater.snapshot()
+        #expect(before.identifier == "Heater@house" && before.state == .active)
+        #expect(before.beliefs.map(\.name) == ["cold", "temperature"])
+        #expect(before.beliefs.map(\.value) == ["false", "21"] && before.beliefs.map(\.type) == ["Bool", "Int"])
+        #expect(before.goals.map(\.name) == ["warm"] && before.goals.first?.kind == "maintain (cold == false)")
+        #expect(before.goals.first?.plans.map(\.name) == ["heat"])
+        #expect(before.services.map(\.type) == ["heating"])
+        #expect(before.messagesSent == 0 && before.messagesReceived == 0 && before.mailboxDepth == 0)
+        #expect(before.strategies["planSelection"] != nil && before.strategies.count == 4)
+
+        let thermostat = Agent("Thermostat", on: platform) {}
+        try await thermostat.start()
+        var probe = await EventProbe(thermostat)
+        thermostat.send(ACLMessage(.inform, receivers: ["Heater"], content: "(cold)"))
+        #expect(await probe.nextMessage()?.performative == .agree)
+        let after = await heater.snapshot()
+        #expect(after.messagesReceived == 1 && after.messagesSent == 1)
+        #expect(await thermostat.snapshot().messagesSent == 1)
+    }
+
+    @Test("each reasoning cycle tells its trigger, the options, the goal chosen and the plan selected — or that it left a goal waiting")
+    func reasoningRecords() async throws {
+        let platform = Environment(name: "house")
+        let heater = Self.heater(on: platform)
+        try await heater.start()
+        let thermostat = Agent("Thermostat", on: platform) {}
+        try await thermostat.start()
+        var probe = await EventProbe(heater)
+
+        thermostat.send(ACLMessage(.inform, receivers: ["Heater"], content: "(cold)"))
+        let chose = await probe.next { event in
+            if case .reasoned(let record) = event { return !record.chosen.isEmpty }
+            return false
+        }
+        guard case .reasoned(let record)? = chose else {
+            Issue.record("no cycle chose a goal")
+            return
+        }
+        #expect(record.trigger == "message (inform)")
+        #expect(record.options.map(\.goal) == ["warm"] && record.chosen == ["warm"])
+        #expect(record.selected == ["warm": ["heat"]] && record.withoutPlan.isEmpty)
+        #expect(record.strategies.count == 4)
+        #expect(await probe.waitFor(.goalStatusChanged(goal: "warm", status: .achieved)))
+
+        // With the window open, the only plan does not apply: deliberation leaves the goal waiting, and the record says so.
+        thermostat.send(ACLMessage(.inform, receivers: ["Heater"], content: "(window open)"))
+        let waiting = await probe.next { event in
+            if case .reasoned(let record) = event { return !record.notChosen.isEmpty }
+            return false
+        }
+        guard case .reasoned(let notChosen)? = waiting else {
+            Issue.record("no cycle told of a goal left waiting")
+            return
+        }
+        #expect(notChosen.notChosen == ["warm"] && notChosen.chosen.isEmpty && notChosen.selected.isEmpty)
+        #expect(notChosen.options.map(\.goal) == ["warm"] && notChosen.options.map(\.status) == [.waiting])
+    }
+
+    @Test("the sniffer sees what the chosen agents send and receive, and nothing else; or everyone's traffic")
+    func sniffer() async throws {
+        let platform = Environment(name: "house")
+        let heater = Self.heater(on: platform)
+        try await heater.start()
+        let thermostat = Agent("Thermostat", on: platform) {}
+        let lamp = Agent("Lamp", on: platform) {}
+        try await thermostat.start()
+        try await lamp.start()
+
+        let traffic = platform.sniff(["Thermostat"])
+        var watched = traffic.makeAsyncIterator()
+        lamp.send(ACLMessage(.inform, receivers: ["Heater"], content: "(lamp on)"))  // neither from nor to the thermostat
+        thermostat.send(ACLMessage(.inform, receivers: ["Heater"], content: "(cold)"))
+        let first = await watched.next()
+        #expect(first?.sender?.name == "Thermostat@house" && first?.content == "(cold)")
+        let second = await watched.next()
+        #expect(second?.performative == .agree && second?.receivers.map(\.name) == ["Thermostat@house"])
+
+        // Everyone's traffic: the lamp's message too.
+        let everything = platform.sniff()
+        var all = everything.makeAsyncIterator()
+        lamp.send(ACLMessage(.inform, receivers: ["Heater"], content: "(lamp off)"))
+        #expect(await all.next()?.content == "(lamp off)")
+    }
+}
