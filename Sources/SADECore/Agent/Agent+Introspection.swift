@@ -29,8 +29,9 @@ public struct AgentSnapshot: Hashable, Sendable, Codable {
         public let plans: [Plan]
     }
 
-    /// The agent's name on its platform, and `name@platform`.
+    /// The agent's name on its platform.
     public let name: String
+    /// Its full name, `name@platform`.
     public let identifier: String
     public let state: AgentState
     public let beliefs: [Belief]
@@ -41,8 +42,9 @@ public struct AgentSnapshot: Hashable, Sendable, Codable {
     public let services: [ServiceDescription]
     /// Messages accepted and not yet handled.
     public let mailboxDepth: Int
-    /// Messages it sent, and messages accepted into its mailbox, since it was made.
+    /// Messages it sent since it was made (a message to several receivers once).
     public let messagesSent: Int
+    /// Messages accepted into its mailbox since it was made (failure notices included).
     public let messagesReceived: Int
     /// Conversations it initiated and still runs (requests, contract nets…).
     public let conversations: Int
@@ -70,7 +72,7 @@ public struct ReasoningRecord: Hashable, Sendable, Codable {
     public let notChosen: [String]
     /// The plans selected for each chosen goal that got an intention, in the order tried.
     public let selected: [String: [String]]
-    /// The chosen goals no plan was applicable to (they failed).
+    /// The chosen goals plan selection gave no plan for (they failed).
     public let withoutPlan: [String]
     /// The types of the four strategies that decided.
     public let strategies: [String: String]

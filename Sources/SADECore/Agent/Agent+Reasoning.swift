@@ -8,6 +8,7 @@ extension Agent {
     /// actions: intentions run in tasks of their own.
     public func runBDICycle(trigger: ReasoningTrigger = .explicit) {
         guard state == .active, !cycleIsIdle else { return }
+        var record: ReasoningRecord?
         reportingChanges {
             mind.trigger = trigger
             mind.now = environment.clock.elapsed
@@ -18,7 +19,7 @@ extension Agent {
             // 3. Deliberation (the filter): the goals to pursue now; goals settled meanwhile lose their intentions.
             let options = observers.isEmpty ? [] : mind.goals.map { ReasoningRecord.Option(goal: $0.name, status: $0.status) }
             let chosen = strategies.deliberation.filter(&mind)
-            let notChosen = observers.isEmpty ? [] : mind.goals.filter { $0.status == .waiting }.map(\.name)
+            let notChosen = observers.isEmpty ? [] : mind.goals.filter { $0.status == .waiting && !chosen.contains($0.name) }.map(\.name)
             dropIntentionsOfSettledGoals()
             // 4. Plan selection: plans for each chosen goal, pursued by an intention.
             var selected: [String: [String]] = [:]
@@ -31,14 +32,15 @@ extension Agent {
                     withoutPlan.append(goalName)
                 }
             }
-            emit(
-                .reasoned(
-                    ReasoningRecord(
-                        trigger: mind.trigger.label, options: options, chosen: chosen, notChosen: notChosen, selected: selected,
-                        withoutPlan: withoutPlan,
-                        strategies: strategies.names)))
+            if !observers.isEmpty {
+                record = ReasoningRecord(
+                    trigger: mind.trigger.label, options: options, chosen: chosen, notChosen: notChosen, selected: selected,
+                    withoutPlan: withoutPlan, strategies: strategies.names)
+            }
             mind.trigger = .explicit
         }
+        // After the goal and plan changes it caused, which observers hear first.
+        if let record { emit(.reasoned(record)) }
     }
 
     /// An intention lives only while its goal is `executing`: when the strategies

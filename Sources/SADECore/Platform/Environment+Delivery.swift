@@ -46,7 +46,7 @@ extension Environment {
     /// Delivers a message that arrived over a transport to its receiver on this
     /// platform; addresses are not looked at. A failure goes back to the sender.
     public func deliverArrived(_ message: ACLMessage, to receiver: AgentIdentifier) {
-        sniffed(message)
+        sniffed(message, arrivingFor: receiver)
         let failure =
             if let local = localName(of: receiver) {
                 deliverLocally(message, to: receiver, named: local)
@@ -73,6 +73,7 @@ extension Environment {
         notice.receivers = [sender]
         notice.userDefined["X-failure-reason"] = failure.code
         if let receiver = failure.receiver { notice.userDefined["X-undelivered-to"] = receiver.name }
+        sniffed(notice)
         if let problem = deliver(notice, to: sender) {
             logger.warning(
                 "delivery failure could not be returned to its sender",

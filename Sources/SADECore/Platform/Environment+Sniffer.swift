@@ -5,14 +5,21 @@ import Synchronization
 /// agent sends or receives, as it is routed. Nothing is copied or even looked at while
 /// nobody sniffs: routing reads one atomic counter.
 extension Environment {
-    /// The messages sent or received by the agents named in `agents` (local names, or
-    /// full names of agents elsewhere), or by every agent if `nil`, from now on — local
-    /// deliveries, messages leaving through a transport and messages arriving from one.
-    /// The stream keeps the newest `buffer` messages its reader has not taken; it ends
-    /// when its reader stops (cancelling its task) or calls `finish` on it.
+    /// The messages sent or received by the agents named in `agents` (local or full
+    /// names), or by every agent if `nil`, from now on — local deliveries, messages
+    /// leaving through a transport, messages arriving from one (once, however many of
+    /// its receivers are here) and the AMS's failure notices. The stream keeps the
+    /// newest `buffer` messages its reader has not taken; it ends, and is forgotten,
+    /// when its reader's task is cancelled or the stream is released.
     public func sniff(_ agents: Set<String>? = nil, buffer: Int = 1_000) -> AsyncStream<ACLMessage> {
         let (stream, continuation) = AsyncStream.makeStream(of: ACLMessage.self, bufferingPolicy: .bufferingNewest(max(1, buffer)))
-        let watched = agents.map { Set($0.flatMap { [$0, $0.contains("@") ? $0 : "\($0)@\(name)"] }) }
+        // Both spellings of an agent here (`Nurse`, `Nurse@ward`): messages name it either way.
+        let suffix = "@\(name)"
+        let watched = agents.map { names in
+            Set(names.flatMap { agent in
+                agent.hasSuffix(suffix) ? [agent, String(agent.dropLast(suffix.count))] : agent.contains("@") ? [agent] : [agent, agent + suffix]
+            })
+        }
         let id = sniffers.add(Sniffer(agents: watched, continuation: continuation))
         continuation.onTermination = { [weak self] _ in self?.sniffers.remove(id) }
         return stream
@@ -22,6 +29,16 @@ extension Environment {
     @inline(__always)
     func sniffed(_ message: ACLMessage) {
         guard sniffers.count.load(ordering: .relaxed) > 0 else { return }
+        sniffers.tell(message)
+    }
+
+    /// Like ``sniffed(_:)`` for a message a transport delivers to one `receiver` here:
+    /// told once, for the first of its receivers that is on this platform (a transport
+    /// hands over one copy per receiver).
+    @inline(__always)
+    func sniffed(_ message: ACLMessage, arrivingFor receiver: AgentIdentifier) {
+        guard sniffers.count.load(ordering: .relaxed) > 0 else { return }
+        guard message.receivers.first(where: { localName(of: $0) != nil })?.name ?? receiver.name == receiver.name else { return }
         sniffers.tell(message)
     }
 }

@@ -115,6 +115,15 @@ struct IntrospectionTests {
         let second = await watched.next()
         #expect(second?.performative == .agree && second?.receivers.map(\.name) == ["Thermostat@house"])
 
+        // Named by its full name, an agent's messages are seen however they name it; the
+        // AMS's failure for a message to nobody is seen too.
+        let lampTraffic = platform.sniff(["Lamp@house"])
+        var lampWatched = lampTraffic.makeAsyncIterator()
+        lamp.send(ACLMessage(.request, receivers: ["Nobody"], content: "(anyone?)"))
+        #expect(await lampWatched.next()?.content == "(anyone?)")
+        let failure = await lampWatched.next()
+        #expect(failure?.performative == .failure && failure?.sender?.name == "ams@house" && failure?.receivers.map(\.name) == ["Lamp@house"])
+
         // Everyone's traffic: the lamp's message too.
         let everything = platform.sniff()
         var all = everything.makeAsyncIterator()
