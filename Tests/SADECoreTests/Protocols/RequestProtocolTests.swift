@@ -150,7 +150,7 @@ struct RequestProtocolTests {
         var nurseProbe = await EventProbe(nurse)
         let intruder = try await startedAgent("Intruder", on: platform)
         var intruderProbe = await EventProbe(intruder)
-        let call = Task { try await nurse.request(to: "Pharmacy", content: "(x)", timeout: .seconds(5)) }
+        let call = Task { try await nurse.request(to: "Pharmacy", content: "(x)", timeout: .seconds(120)) }  // never reached: no timing in this test
 
         let agree = try #require(await nurseProbe.nextMessage { $0.performative == .agree })
         intruder.send(ACLMessage(.inform, receivers: [nurse.identifier], content: "(fake)", conversationID: agree.conversationID))
