@@ -100,18 +100,6 @@ extension Agent {
     }
 }
 
-extension ReasoningStrategies {
-    /// The four strategies' type names, by step.
-    var names: [String: String] {
-        [
-            "beliefRevision": String(describing: type(of: beliefRevision)),
-            "optionGeneration": String(describing: type(of: optionGeneration)),
-            "deliberation": String(describing: type(of: deliberation)),
-            "planSelection": String(describing: type(of: planSelection)),
-        ]
-    }
-}
-
 extension Goal.Kind {
     /// `perform`, `achieve (condition)` or `maintain (condition)`.
     var label: String {

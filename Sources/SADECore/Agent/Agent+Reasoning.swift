@@ -9,6 +9,7 @@ extension Agent {
     public func runBDICycle(trigger: ReasoningTrigger = .explicit) {
         guard state == .active, !cycleIsIdle else { return }
         var record: ReasoningRecord?
+        let observed = !observers.isEmpty  // the record is made only for observers
         reportingChanges {
             mind.trigger = trigger
             mind.now = environment.clock.elapsed
@@ -17,9 +18,9 @@ extension Agent {
             // 2. Option generation: new goals adopted, every goal's status reviewed.
             strategies.optionGeneration.generateOptions(&mind)
             // 3. Deliberation (the filter): the goals to pursue now; goals settled meanwhile lose their intentions.
-            let options = observers.isEmpty ? [] : mind.goals.map { ReasoningRecord.Option(goal: $0.name, status: $0.status) }
+            let options = !observed ? [] : mind.goals.map { ReasoningRecord.Option(goal: $0.name, status: $0.status) }
             let chosen = strategies.deliberation.filter(&mind)
-            let notChosen = observers.isEmpty ? [] : mind.goals.filter { $0.status == .waiting && !chosen.contains($0.name) }.map(\.name)
+            let notChosen = !observed ? [] : mind.goals.filter { $0.status == .waiting && !chosen.contains($0.name) }.map(\.name)
             dropIntentionsOfSettledGoals()
             // 4. Plan selection: plans for each chosen goal, pursued by an intention.
             var selected: [String: [String]] = [:]
@@ -27,12 +28,12 @@ extension Agent {
             for goalName in chosen {
                 if let plans = selectPlans(for: goalName) {
                     startIntention(for: goalName, with: plans)
-                    if !observers.isEmpty { selected[goalName] = plans.map(\.name) }
-                } else if !observers.isEmpty, mind.goalIndex(named: goalName).map({ mind.goals[$0].status == .failed }) == true {
+                    if observed { selected[goalName] = plans.map(\.name) }
+                } else if observed, mind.goalIndex(named: goalName).map({ mind.goals[$0].status == .failed }) == true {
                     withoutPlan.append(goalName)
                 }
             }
-            if !observers.isEmpty {
+            if observed {
                 record = ReasoningRecord(
                     trigger: mind.trigger.label, options: options, chosen: chosen, notChosen: notChosen, selected: selected,
                     withoutPlan: withoutPlan, strategies: strategies.names)

@@ -12,6 +12,8 @@ public final class ReasoningStrategies: Sendable {
     public let deliberation: any DeliberationStrategy
     /// Step 4: plan selection.
     public let planSelection: any PlanSelectionStrategy
+    /// The four strategies' type names, by step (for the introspector), made once.
+    let names: [String: String]
 
     /// Creates a set of strategies; omitted ones are the defaults.
     public init(
@@ -24,6 +26,12 @@ public final class ReasoningStrategies: Sendable {
         self.optionGeneration = optionGeneration
         self.deliberation = deliberation
         self.planSelection = planSelection
+        names = [
+            "beliefRevision": String(describing: type(of: beliefRevision)),
+            "optionGeneration": String(describing: type(of: optionGeneration)),
+            "deliberation": String(describing: type(of: deliberation)),
+            "planSelection": String(describing: type(of: planSelection)),
+        ]
     }
 
     /// The seed's four default strategies.

@@ -68,14 +68,7 @@ struct IntrospectionTests {
         var probe = await EventProbe(heater)
 
         thermostat.send(ACLMessage(.inform, receivers: ["Heater"], content: "(cold)"))
-        let chose = await probe.next { event in
-            if case .reasoned(let record) = event { return !record.chosen.isEmpty }
-            return false
-        }
-        guard case .reasoned(let record)? = chose else {
-            Issue.record("no cycle chose a goal")
-            return
-        }
+        let record = try #require(await probe.nextRecord { !$0.chosen.isEmpty }, "no cycle chose a goal")
         #expect(record.trigger == "message (inform)")
         #expect(record.options.map(\.goal) == ["warm"] && record.chosen == ["warm"])
         #expect(record.selected == ["warm": ["heat"]] && record.withoutPlan.isEmpty)
@@ -84,14 +77,7 @@ struct IntrospectionTests {
 
         // With the window open, the only plan does not apply: deliberation leaves the goal waiting, and the record says so.
         thermostat.send(ACLMessage(.inform, receivers: ["Heater"], content: "(window open)"))
-        let waiting = await probe.next { event in
-            if case .reasoned(let record) = event { return !record.notChosen.isEmpty }
-            return false
-        }
-        guard case .reasoned(let notChosen)? = waiting else {
-            Issue.record("no cycle told of a goal left waiting")
-            return
-        }
+        let notChosen = try #require(await probe.nextRecord { !$0.notChosen.isEmpty }, "no cycle told of a goal left waiting")
         #expect(notChosen.notChosen == ["warm"] && notChosen.chosen.isEmpty && notChosen.selected.isEmpty)
         #expect(notChosen.options.map(\.goal) == ["warm"] && notChosen.options.map(\.status) == [.waiting])
     }

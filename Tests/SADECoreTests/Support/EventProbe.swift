@@ -25,6 +25,16 @@ struct EventProbe {
         await next { $0 == event } != nil
     }
 
+    /// Reads events until a reasoning cycle's record satisfies `predicate`.
+    mutating func nextRecord(where predicate: (ReasoningRecord) -> Bool) async -> ReasoningRecord? {
+        let event = await next { event in
+            if case .reasoned(let record) = event { return predicate(record) }
+            return false
+        }
+        guard case .reasoned(let record) = event else { return nil }
+        return record
+    }
+
     /// Reads events until a received message satisfies `predicate`.
     mutating func nextMessage(where predicate: (ACLMessage) -> Bool = { _ in true }) async -> ACLMessage? {
         let event = await next { event in
