@@ -4,6 +4,7 @@ import Synchronization
 import Hummingbird
 import Logging
 import SADEHealth
+import SADEExamples
 import SADEHealthPostgres
 import SADEIssueTrack
 import SADEMonitoring
@@ -20,7 +21,8 @@ struct ServeCommand: AsyncParsableCommand {
         abstract: "Run the remote patient monitoring server (HTTP API, agents, embedded SQLite store).",
         discussion: """
             --demo seeds an empty data directory with a demo hospital, its staff (password sade-demo) and twelve \
-            patients with simulated monitors. Stops cleanly on SIGINT or SIGTERM.
+            patients with simulated monitors, and an `echo` agent on the monitoring platform (for the dashboard's \
+            message form). Stops cleanly on SIGINT or SIGTERM.
             """
     )
 
@@ -195,7 +197,11 @@ struct ServeCommand: AsyncParsableCommand {
         let company: Company
         do {
             try await system.start()
-            if demo { try await DemoHomes.startLive(system) }
+            if demo {
+                try await DemoHomes.startLive(system)
+                // Someone on the monitoring platform for the dashboard's message form to talk to.
+                try await DiagnosticAgents.echo(on: system.platform).start()
+            }
             if officeCalls == nil { try await issueTrack.start() }  // alone; else on the node running the singletons. Stops what it started if it fails
             company = try await issueTrack.company()
         } catch {

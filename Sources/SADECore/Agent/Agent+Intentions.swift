@@ -60,6 +60,8 @@ extension Agent {
     /// checking its pre- and post-conditions.
     private func perform(_ action: any Action, goal: String, plan: String) async throws {
         let context = ActionContext(agent: self, goal: goal, plan: plan)
+        runningActions[goal] = action.name
+        defer { runningActions[goal] = nil }
         switch action.schedule {
         case .once:
             try check(action, precondition: true)

@@ -26,6 +26,8 @@ public struct AgentSnapshot: Hashable, Sendable, Codable {
         public let kind: String
         public let status: GoalStatus
         public let isIntended: Bool
+        /// The action its intention runs now, if any.
+        public let action: String?
         public let plans: [Plan]
     }
 
@@ -92,6 +94,7 @@ extension Agent {
             goals: mind.goals.map { goal in
                 AgentSnapshot.Goal(
                     name: goal.name, kind: goal.kind.label, status: goal.status, isIntended: goal.isIntended,
+                    action: runningActions[goal.name],
                     plans: goal.plans.map { AgentSnapshot.Plan(name: $0.name, status: $0.status) })
             },
             behaviours: behaviours.keys.sorted().compactMap { behaviours[$0]?.behaviour.name },

@@ -41,6 +41,8 @@ public actor Agent {
     let services: [ServiceDescription]
     /// Running intentions, one per goal being pursued.
     var intentions: [String: Task<Void, Never>] = [:]
+    /// The action each intention runs now, by goal (for ``snapshot()``).
+    var runningActions: [String: String] = [:]
     /// Goals put to `suspended` by ``suspend()``, resumed by ``resume()``.
     var goalsSuspendedWithAgent: Set<String> = []
     /// Behaviours not yet finished, by id, with their task while they run.

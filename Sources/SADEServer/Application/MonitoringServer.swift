@@ -32,6 +32,8 @@ public struct MonitoringServer: Sendable {
     let loginBackOff: LoginBackOff
     /// The live-stream tickets this node has let in.
     let usedTickets = UsedTickets()
+    /// The `inspector` agents admins send messages from.
+    let inspectorDesk = InspectorDesk()
     /// Where `GET /metrics` reads.
     public let metrics: ServerMetrics
     /// The home event bus's subscriptions, fed from one subscription to the home service.
@@ -95,6 +97,7 @@ public struct MonitoringServer: Sendable {
         addHomeRoutes(to: api)
         addAuditRoutes(to: api)
         addPrivacyRoutes(to: api)
+        addAgentRoutes(to: api)
         return router
     }
 

@@ -29,9 +29,23 @@ struct AuthMiddleware: RouterMiddleware {
         return String(parts[1]).trimmingCharacters(in: .whitespaces)
     }
 
-    /// The ticket of a request for the live event stream (paths match regardless of case).
+    /// The ticket of a request for a live stream (paths match regardless of case): the
+    /// monitoring events, an agent's events, a platform's messages.
     static func streamTicket(of request: Request) -> String? {
-        guard request.method == .get, request.uri.path.lowercased() == "/api/v1/events" else { return nil }
+        guard request.method == .get, isLiveStream(request.uri.path.lowercased().split(separator: "/", omittingEmptySubsequences: false))
+        else { return nil }
         return request.uri.queryParameters["ticket"].map(String.init)
+    }
+
+    /// `/api/v1/events`, `/api/v1/platforms/{id}/agents/{name}/events` or
+    /// `/api/v1/platforms/{id}/messages`, split at `/`.
+    private static func isLiveStream(_ path: [Substring]) -> Bool {
+        guard path.count >= 4, path[0].isEmpty, path[1] == "api", path[2] == "v1" else { return false }
+        switch path.dropFirst(3).count {
+        case 1: return path[3] == "events"
+        case 3: return path[3] == "platforms" && path[5] == "messages"
+        case 5: return path[3] == "platforms" && path[5] == "agents" && path[7] == "events"
+        default: return false
+        }
     }
 }

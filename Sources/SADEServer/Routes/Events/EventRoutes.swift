@@ -37,21 +37,7 @@ extension MonitoringServer {
             let body = ResponseBody { writer in
                 var readable = try await access.readablePatients(for: caller)
                 var refreshed = ContinuousClock.now
-                // One stream of events, keep-alive ticks (nil) and its end at shutdown.
-                let (items, feed) = AsyncStream.makeStream(of: MonitoringEvent?.self, bufferingPolicy: .bufferingNewest(256))
-                let feeders = [
-                    Task {
-                        for await event in stream { feed.yield(event) }
-                        feed.finish()
-                    },
-                    Task {
-                        while (try? await Task.sleep(for: .seconds(15))) != nil { feed.yield(nil) }
-                    },
-                    Task {
-                        try? await gracefulShutdown()
-                        feed.finish()
-                    },
-                ]
+                let (items, feeders) = Self.withKeepAlive(stream)
                 defer { feeders.forEach { $0.cancel() } }
                 try await writer.write(ByteBuffer(string: "retry: 3000\n: connected\n\n"))
                 for await item in items {
@@ -72,11 +58,32 @@ extension MonitoringServer {
                 }
                 try await writer.finish(nil)
             }
-            return Response(
-                status: .ok,
-                headers: [.contentType: "text/event-stream", .cacheControl: "no-cache", .init("X-Accel-Buffering")!: "no"],
-                body: body)
+            return Response(status: .ok, headers: Self.eventStreamHeaders, body: body)
         }
+    }
+
+    /// A live stream's headers: not cached, not buffered by proxies (nginx).
+    static let eventStreamHeaders: HTTPFields = [.contentType: "text/event-stream", .cacheControl: "no-cache", .init("X-Accel-Buffering")!: "no"]
+
+    /// `stream`'s elements as they come and, every 15 s, a `nil` (time for a keep-alive
+    /// comment, which keeps proxies from closing the stream); it ends with `stream` or
+    /// at server shutdown. The caller cancels the feeders when done.
+    static func withKeepAlive<Element: Sendable>(_ stream: AsyncStream<Element>) -> (items: AsyncStream<Element?>, feeders: [Task<Void, Never>]) {
+        let (items, feed) = AsyncStream.makeStream(of: Element?.self, bufferingPolicy: .bufferingNewest(256))
+        let feeders = [
+            Task {
+                for await element in stream { feed.yield(element) }
+                feed.finish()
+            },
+            Task {
+                while (try? await Task.sleep(for: .seconds(15))) != nil { feed.yield(nil) }
+            },
+            Task {
+                try? await gracefulShutdown()
+                feed.finish()
+            },
+        ]
+        return (items, feeders)
     }
 
     /// The kinds `types` names, comma-separated.
