@@ -80,6 +80,13 @@ struct HospitalAdminTests {
             let badMail = try await harness.request(
                 .put, "/api/v1/sectors/icu", token: ward.admin, json: ["mailingList": ["ok@example.org", "not an address"]])
             #expect(badMail.status == .badRequest && badMail.errorMessage?.hasPrefix("mailingList[1]") == true)
+            // Found by schemathesis: control characters, an empty domain label, a non-ASCII address the mail cannot go to.
+            for address in ["a\u{15}b@example.org", "ab@example.", "ab@.org", "a..b@example.org", "ab@exa_mple.org", "né@example.org", "ab@example"] {
+                let refused = try await harness.request(.put, "/api/v1/sectors/icu", token: ward.admin, json: ["mailingList": [address]])
+                #expect(refused.status == .badRequest, "\(address.debugDescription): \(refused.text)")
+            }
+            let plus = try await harness.request(.put, "/api/v1/sectors/icu", token: ward.admin, json: ["mailingList": [" night.shift+icu@st-mary.example.org "]])
+            #expect(plus.object?["mailingList"] as? [String] == ["night.shift+icu@st-mary.example.org"], "\(plus.text)")
             #expect(try await harness.request(.put, "/api/v1/sectors/nowhere", token: ward.admin, json: ["name": "X"]).status == .notFound)
         }
     }

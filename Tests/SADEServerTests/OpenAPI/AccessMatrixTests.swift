@@ -30,7 +30,7 @@ struct AccessMatrixTests {
 
     /// The matrix. Path parameters name ``AccessFixture``'s targets: patient-02 (ICU), its
     /// device token, alert and flat, nurse2 and their account, hospital h1, sector icu,
-    /// another wearable user's data item, an issue.
+    /// another wearable user's data item, an issue, the monitoring platform's AlertAgent.
     static let matrix: [String: Expected] = [
         // Operation                                                anon  pat   dev   nurse doctor admin
         "GET /health":                                         .init(200,  200,  200,  200,  200,  200),
@@ -112,6 +112,13 @@ struct AccessMatrixTests {
         "PUT /Api/Project/assign":                             .init(401,  403,  403,  403,  403,  204),
         "GET /Api/Project/{id}":                               .init(401,  200,  403,  200,  200,  200),
         "GET /Api/General/hour":                               .init(200,  200,  200,  200,  200,  200),
+        "GET /api/v1/platforms":                               .init(401,  403,  403,  403,  403,  200),
+        "GET /api/v1/platforms/{platform}/agents":             .init(401,  403,  403,  403,  403,  200),
+        "GET /api/v1/platforms/{platform}/agents/{agent}":     .init(401,  403,  403,  403,  403,  200),
+        // Live streams that never end when allowed.
+        "GET /api/v1/platforms/{platform}/agents/{agent}/events": .init(401, 403, 403, 403,  403,  nil),
+        "GET /api/v1/platforms/{platform}/messages":           .init(401,  403,  403,  403,  403,  nil),
+        "POST /api/v1/platforms/{platform}/messages":          .init(401,  403,  403,  403,  403,  200),
     ]
 
     /// The query of an operation's request.
@@ -157,6 +164,7 @@ struct AccessMatrixTests {
         "POST /Api/DataItem": #"{"heartBpm": "81", "temperature": "36.80", "device": "ESP32"}"#,
         "POST /Api/Project": #"{"name": "Study", "description": "A study"}"#,
         "PUT /Api/Project/assign": #"{"username": "ana", "projectId": {project}}"#,
+        "POST /api/v1/platforms/{platform}/messages": #"{"receiver": "AlertAgent", "performative": "query-ref", "content": "(mind)", "timeout": 0.1}"#,
     ]
 
     /// Roles whose right depends on what the body names, so that a malformed body is
@@ -309,6 +317,7 @@ struct AccessFixture {
     /// `template` with its parameters replaced by the targets.
     func path(_ template: String) throws -> String {
         var path = template.replacingOccurrences(of: "{tokenID}", with: tokenID).replacingOccurrences(of: "{message}", with: "\(message)")
+            .replacingOccurrences(of: "{platform}", with: "monitoring").replacingOccurrences(of: "{agent}", with: "AlertAgent")
         if let range = path.range(of: "{id}") {
             let id = try #require(ids[String(path[..<range.lowerBound])], "no target for {id} in \(template)")
             path.replaceSubrange(range, with: id)

@@ -34,6 +34,15 @@ struct EventStream: Sendable {
         try await open(HTTPClientRequest(url: "http://127.0.0.1:\(harness.port)/api/v1/events?ticket=\(ticket)"))
     }
 
+    /// Opens another live stream of the harness's server: `path`, query included, with
+    /// `token` in the `Authorization` header or, as a browser does, a `ticket` in the query.
+    static func open(_ harness: ServerHarness, path: String, token: String? = nil, ticket: String? = nil) async throws -> EventStream {
+        let query = ticket.map { (path.contains("?") ? "&" : "?") + "ticket=\($0)" } ?? ""
+        var request = HTTPClientRequest(url: "http://127.0.0.1:\(harness.port)\(path)\(query)")
+        if let token { request.headers.add(name: "Authorization", value: "Bearer \(token)") }
+        return try await open(request)
+    }
+
     private static func open(_ request: HTTPClientRequest) async throws -> EventStream {
         let response = try await HTTPClient.shared.execute(request, timeout: .seconds(600))
         guard response.status == .ok else { throw EventStreamError.status(Int(response.status.code)) }

@@ -80,11 +80,20 @@ enum AdminInput {
         }
     }
 
-    /// Whether `text` looks like an e-mail address: something, `@`, a domain.
+    /// Whether `text` is an e-mail address the mail goes out to: an RFC 5322 dot-atom
+    /// local part, `@`, a domain of two or more letter-digit-hyphen labels; ASCII only (the
+    /// SMTP client speaks no SMTPUTF8), at most 254 characters.
     static func isEmailAddress(_ text: String) -> Bool {
         let parts = text.split(separator: "@", omittingEmptySubsequences: false)
-        return parts.count == 2 && !parts[0].isEmpty && parts[1].contains(".") && text.count <= 254
-            && !text.contains(where: \.isWhitespace)
+        guard parts.count == 2, text.utf8.count <= 254 else { return false }
+        let atext = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789!#$%&'*+-/=?^_`{|}~".unicodeScalars)
+        let local = parts[0].split(separator: ".", omittingEmptySubsequences: false)
+        let domain = parts[1].split(separator: ".", omittingEmptySubsequences: false)
+        return local.allSatisfy { !$0.isEmpty && $0.unicodeScalars.allSatisfy(atext.contains) } && domain.count >= 2
+            && domain.allSatisfy { label in
+                !label.isEmpty && label.first != "-" && label.last != "-"
+                    && label.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-") }
+            }
     }
 
     /// The body's bytes, up to `limit` (413 beyond it); empty when there is no body.

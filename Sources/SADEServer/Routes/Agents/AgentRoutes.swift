@@ -171,7 +171,7 @@ struct MessageInput: Decodable {
     let `protocol`: String?
     let ontology: String?
     let language: String?
-    /// Seconds to wait for a final answer: 0.1 to 30, 5 by default.
+    /// Seconds to wait for a final answer: 0.1 to 10, 3 by default.
     let timeout: Double?
 
     /// The message to send on `platform`, and how long to wait; a 400 for what does not fit.
@@ -184,8 +184,8 @@ struct MessageInput: Decodable {
         guard !receiver.isEmpty, receiver.count <= 256, !receiver.contains(where: { $0.isWhitespace || $0.isNewline }) else {
             throw APIError.invalid("receiver: an agent name (1 to 256 characters, no spaces) is needed")
         }
-        let seconds = timeout ?? 5
-        guard seconds.isFinite, (0.1...30).contains(seconds) else { throw APIError.invalid("timeout: should be 0.1 to 30 seconds") }
+        let seconds = timeout ?? 3
+        guard seconds.isFinite, (0.1...10).contains(seconds) else { throw APIError.invalid("timeout: should be 0.1 to 10 seconds") }
         let message = ACLMessage(
             performative, receivers: [AgentIdentifier(name: receiver.contains("@") ? receiver : "\(receiver)@\(platform.name)")],
             content: content, language: language, ontology: ontology, interactionProtocol: `protocol`)
