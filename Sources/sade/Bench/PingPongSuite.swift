@@ -27,6 +27,14 @@ struct PingPongSuite: BenchSuite {
             try await Self.agents(pairs: pairs, roundTrips: perPair, recordsLatency: false, metrics: prometheus())
         }
         let bareMany = try await context.measure { try await Self.bareActors(pairs: pairs, roundTrips: perPair, recordsLatency: false) }
+        // What the dashboard's sniffer costs while it watches: every message of the one
+        // pair copied to a reader; among 1,000 pairs, one pair watched (every message checked).
+        let sniffedOne = try await context.measure {
+            try await Self.agents(pairs: 1, roundTrips: single, recordsLatency: true, sniffing: ["ping0"])
+        }
+        let sniffedMany = try await context.measure {
+            try await Self.agents(pairs: pairs, roundTrips: perPair, recordsLatency: false, sniffing: ["ping0"])
+        }
         let bare = "bare actors"
         return [
             context.figure("messages/s, 1 pair", one["rate"], unit: "msg/s", baseline: bareOne["rate"], baselineName: bare),
@@ -43,15 +51,31 @@ struct PingPongSuite: BenchSuite {
             context.figure(
                 "messages/s, \(pairs) pairs, metrics in Prometheus", measuredMany["rate"], unit: "msg/s", baseline: many["rate"],
                 baselineName: "no-op metrics"),
+            context.figure(
+                "messages/s, 1 pair, sniffed", sniffedOne["rate"], unit: "msg/s", baseline: one["rate"], baselineName: "nobody sniffing"),
+            context.figure(
+                "messages/s, \(pairs) pairs, one pair sniffed", sniffedMany["rate"], unit: "msg/s", baseline: many["rate"],
+                baselineName: "nobody sniffing"),
         ]
     }
 
     /// One run: `pairs` pingers each sending a request to its ponger, which answers
-    /// with an inform; the pinger sends the next request on each inform.
+    /// with an inform; the pinger sends the next request on each inform. With
+    /// `sniffing`, a reader takes the messages of those agents all along.
     static func agents(
-        pairs: Int, roundTrips: Int, recordsLatency: Bool, metrics: any MetricsFactory = NOOPMetricsHandler.instance
+        pairs: Int, roundTrips: Int, recordsLatency: Bool, metrics: any MetricsFactory = NOOPMetricsHandler.instance,
+        sniffing: Set<String>? = nil
     ) async throws -> [String: Double] {
         let platform = Environment(name: "bench-pingpong", clock: ContinuousClock(), metrics: metrics)
+        let sniffer = sniffing.map { agents in
+            let messages = platform.sniff(agents)
+            return Task {
+                var read = 0
+                for await _ in messages { read += 1 }
+                return read
+            }
+        }
+        defer { sniffer?.cancel() }
         let done = Countdown(pairs)
         var agents: [Agent] = []
         var counters: [ExchangeCounter] = []
