@@ -59,13 +59,16 @@ struct Sniffer: Sendable {
 /// The sniffers of a platform, and how many there are (read on every routing).
 final class Sniffers: Sendable {
     let count = Atomic<Int>(0)
-    private let readers = Mutex<(next: Int, byID: [Int: Sniffer])>((0, [:]))
+    /// The readers by id, and the same as a list made when they change: telling a
+    /// message takes the list (a reference count) rather than building one.
+    private let readers = Mutex<(next: Int, byID: [Int: Sniffer], list: [Sniffer])>((0, [:], []))
 
     func add(_ sniffer: Sniffer) -> Int {
         readers.withLock { readers in
             readers.next += 1
             readers.byID[readers.next] = sniffer
-            count.store(readers.byID.count, ordering: .relaxed)
+            readers.list = Array(readers.byID.values)
+            count.store(readers.list.count, ordering: .relaxed)
             return readers.next
         }
     }
@@ -73,12 +76,13 @@ final class Sniffers: Sendable {
     func remove(_ id: Int) {
         readers.withLock { readers in
             readers.byID[id] = nil
-            count.store(readers.byID.count, ordering: .relaxed)
+            readers.list = Array(readers.byID.values)
+            count.store(readers.list.count, ordering: .relaxed)
         }
     }
 
     func tell(_ message: ACLMessage) {
-        for sniffer in readers.withLock({ Array($0.byID.values) }) where sniffer.wants(message) {
+        for sniffer in readers.withLock({ $0.list }) where sniffer.wants(message) {
             sniffer.continuation.yield(message)
         }
     }
