@@ -137,7 +137,7 @@ struct AgentInspectionTests {
 
     @Test("""
         a message from the inspector gets its reply; an agree is followed by the result; an unknown receiver is the AMS's \
-        failure; a silent one times out; a bad performative or timeout is a 400
+        failure; a silent one times out; a bad performative or timeout is a 400; a platform with its own `inspector` is a 409
         """)
     func sendAMessage() async throws {
         try await ServerHarness.run { harness in
@@ -186,6 +186,14 @@ struct AgentInspectionTests {
                 #expect(refused.status == .badRequest, "\(body): \(refused.text)")
             }
             #expect(try await harness.request(.get, "/api/v1/platforms/monitoring/agents/inspector", token: ward.admin).status == .ok)
+
+            let company = try #require(harness.server.issueTrack?.platform)
+            let impostor = Agent("inspector", on: company) {}
+            try await impostor.start()
+            let taken = try await harness.request(
+                .post, "/api/v1/platforms/issues/messages", token: ward.admin, raw: #"{"receiver": "df", "performative": "request"}"#)
+            #expect(taken.status == .conflict && taken.errorMessage?.contains("inspector") == true, "\(taken.text)")
+            await impostor.stop()
             for agent in [echo, clerk, mute] { await agent.stop() }
         }
     }

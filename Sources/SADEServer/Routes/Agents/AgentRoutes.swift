@@ -70,7 +70,12 @@ extension MonitoringServer {
             let platform = try inspectedPlatform(context)
             let input = try await request.decode(as: MessageInput.self, context: context)
             let (message, timeout) = try input.message(on: platform)
-            let exchange = try await inspectorDesk.exchange(message, on: platform, timeout: timeout)
+            let exchange: InspectorDesk.Exchange
+            do {
+                exchange = try await inspectorDesk.exchange(message, on: platform, timeout: timeout)
+            } catch {
+                throw APIError.conflict("the inspector agent cannot start on \(platform.name): \(error)")
+            }
             let now = system.now()
             return ExchangeView(
                 sent: ACLMessageView(exchange.sent, at: now), replies: exchange.replies.map { ACLMessageView($0, at: now) },
