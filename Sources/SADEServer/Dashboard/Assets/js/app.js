@@ -21,6 +21,8 @@ const ROUTES = [
   { pattern: /^#\/homes\/(\d+)\/devices\/(\d+)$/, page: 'home-device', roles: ['admin', 'doctor', 'nurse'] },
   { pattern: /^#\/homes\/(\d+)(?:\/([a-z]+))?$/, page: 'home', roles: ['admin', 'doctor', 'nurse'] },
   { pattern: /^#\/admin(?:\/([a-z-]+)(?:\/([^/]+))?)?$/, page: 'admin', roles: ['admin'] },
+  { pattern: /^#\/agents(?:\/([^/]+)(?:\/([^/]+))?)?$/, page: 'agents', roles: ['admin'] },
+  { pattern: /^#\/sniffer(?:\/([^/]+))?$/, page: 'sniffer', roles: ['admin'] },
   { pattern: /^#\/my-data$/, page: 'wearable-data', roles: ['patient', 'admin'] },
   { pattern: /^#\/map$/, page: 'wearable-map', roles: ['patient', 'admin'] },
 ];
@@ -30,6 +32,8 @@ const NAV = [
   { href: '#/alerts', label: 'Alerts', roles: ['admin', 'doctor', 'nurse'], badge: 'alert-badge' },
   { href: '#/homes', label: 'Homes', roles: ['admin', 'doctor', 'nurse'] },
   { href: '#/issues', label: 'Issues', roles: ['admin', 'doctor', 'nurse'] },
+  { href: '#/agents', label: 'Agents', roles: ['admin'] },
+  { href: '#/sniffer', label: 'Sniffer', roles: ['admin'] },
   { href: '#/admin', label: 'Admin', roles: ['admin'] },
   { href: '#/my-data', label: 'My data', roles: ['patient'] },
   { href: '#/map', label: 'Map', roles: ['patient'] },
