@@ -199,8 +199,8 @@ class AgentPagesTests(DashboardTestCase):
         status, answer = call("POST", "/api/v1/platforms/monitoring/messages", {"receiver": "echo", "performative": "request", "content": "(ping phone)"},
                               token("admin"))
         self.assertEqual((status, answer.get("timedOut")), (200, False), answer)
-        wait(self.driver, lambda d: css(d, '#sequence g.arrow[data-sender="inspector"][data-receiver="echo"]')
-             and css(d, '#sequence g.arrow[data-sender="echo"][data-receiver="inspector"]'), "the request and echo's answer are drawn")
+        wait(self.driver, lambda d: css(d, '#sequence g.arrow[data-sender="inspector:dashboard"][data-receiver="echo"]')
+             and css(d, '#sequence g.arrow[data-sender="echo"][data-receiver="inspector:dashboard"]'), "the request and echo's answer are drawn")
         self.assertTrue(no_sideways_scroll(self.driver), "the page fits the phone's width")
         self.assertTrue(self.driver.execute_script(
             "const f = document.querySelector('.sequence-frame'); return f.scrollWidth > f.clientWidth"), "the diagram scrolls in its own frame")

@@ -60,8 +60,11 @@ extension Agent {
     /// checking its pre- and post-conditions.
     private func perform(_ action: any Action, goal: String, plan: String) async throws {
         let context = ActionContext(agent: self, goal: goal, plan: plan)
-        runningActions[goal] = action.name
-        defer { runningActions[goal] = nil }
+        // A cancelled intention unwinding late must not clear what its successor runs.
+        nextActionRun += 1
+        let run = nextActionRun
+        runningActions[goal] = (run, action.name)
+        defer { if runningActions[goal]?.run == run { runningActions[goal] = nil } }
         switch action.schedule {
         case .once:
             try check(action, precondition: true)

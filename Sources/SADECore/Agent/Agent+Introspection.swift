@@ -94,7 +94,7 @@ extension Agent {
             goals: mind.goals.map { goal in
                 AgentSnapshot.Goal(
                     name: goal.name, kind: goal.kind.label, status: goal.status, isIntended: goal.isIntended,
-                    action: runningActions[goal.name],
+                    action: runningActions[goal.name]?.name,
                     plans: goal.plans.map { AgentSnapshot.Plan(name: $0.name, status: $0.status) })
             },
             behaviours: behaviours.keys.sorted().compactMap { behaviours[$0]?.behaviour.name },

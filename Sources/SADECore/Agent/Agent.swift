@@ -41,8 +41,10 @@ public actor Agent {
     let services: [ServiceDescription]
     /// Running intentions, one per goal being pursued.
     var intentions: [String: Task<Void, Never>] = [:]
-    /// The action each intention runs now, by goal (for ``snapshot()``).
-    var runningActions: [String: String] = [:]
+    /// The action each intention runs now, by goal, and which run of an action it is
+    /// (for ``snapshot()``).
+    var runningActions: [String: (run: Int, name: String)] = [:]
+    var nextActionRun = 0
     /// Goals put to `suspended` by ``suspend()``, resumed by ``resume()``.
     var goalsSuspendedWithAgent: Set<String> = []
     /// Behaviours not yet finished, by id, with their task while they run.

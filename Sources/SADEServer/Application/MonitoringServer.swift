@@ -32,8 +32,8 @@ public struct MonitoringServer: Sendable {
     let loginBackOff: LoginBackOff
     /// The live-stream tickets this node has let in.
     let usedTickets = UsedTickets()
-    /// The `inspector` agents admins send messages from.
-    let inspectorDesk = InspectorDesk()
+    /// The inspector agents admins send messages from.
+    let inspectorDesk: InspectorDesk
     /// Where `GET /metrics` reads.
     public let metrics: ServerMetrics
     /// The home event bus's subscriptions, fed from one subscription to the home service.
@@ -53,6 +53,7 @@ public struct MonitoringServer: Sendable {
         self.issueTrack = issueTrack
         self.configuration = configuration
         homeFanOut = HomeBusFanOut(home: system.home)
+        inspectorDesk = InspectorDesk(now: { [system] in system.now() })
         tokens = await TokenIssuer(
             secret: configuration.tokenSecret ?? TokenIssuer.randomSecret(), lifetime: configuration.tokenLifetime,
             now: now ?? { [system] in system.now() })

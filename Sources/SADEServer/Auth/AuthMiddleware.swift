@@ -3,9 +3,10 @@ import SADEMonitoring
 
 /// Finds who is calling: a bearer token in the `Authorization` header is either a login
 /// JWT or a device token; for browsers' `EventSource`, which sends no headers, the live
-/// event stream takes a one-time `?ticket=` instead (never the token in the URL, where
-/// logs keep it). A request with a bad or expired token or ticket is refused with 401;
-/// one without goes on anonymous and routes that need a caller refuse it.
+/// streams (monitoring events, an agent's events, a platform's messages) take a one-time
+/// `?ticket=` instead (never the token in the URL, where logs keep it). A request with a
+/// bad or expired token or ticket is refused with 401; one without goes on anonymous and
+/// routes that need a caller refuse it.
 struct AuthMiddleware: RouterMiddleware {
     typealias Context = MonitoringRequestContext
 
@@ -41,6 +42,7 @@ struct AuthMiddleware: RouterMiddleware {
     /// `/api/v1/platforms/{id}/messages`, split at `/`.
     private static func isLiveStream(_ path: [Substring]) -> Bool {
         guard path.count >= 4, path[0].isEmpty, path[1] == "api", path[2] == "v1" else { return false }
+        guard !path.dropFirst(3).contains(where: \.isEmpty) else { return false }  // the router would read another route
         switch path.dropFirst(3).count {
         case 1: return path[3] == "events"
         case 3: return path[3] == "platforms" && path[5] == "messages"

@@ -36,6 +36,11 @@ struct AgentInspectionTests {
             #expect(elsewhere.status == .notFound, "the alert agent is not on the issue track's platform")
             let unknownStream = try await harness.request(.get, "/api/v1/platforms/monitoring/agents/ghost/events", token: ward.admin)
             #expect(unknownStream.status == .notFound)
+            let nobody = try await harness.request(.get, "/api/v1/platforms/monitoring/messages?agents=,", token: ward.admin)
+            #expect(nobody.status == .badRequest, "a stream of nobody's messages would stay silent: \(nobody.text)")
+            let ticket = try #require(try await harness.request(.post, "/api/v1/events/tickets", token: ward.admin).object?["ticket"] as? String)
+            let notAStream = try await harness.request(.get, "/api/v1/platforms/monitoring/agents//events?ticket=\(ticket)")
+            #expect(notAStream.status == .unauthorized, "a ticket opens live streams only, not the mind of an agent named events")
         }
     }
 
@@ -80,23 +85,24 @@ struct AgentInspectionTests {
             let stream = try await EventStream.open(harness, path: "/api/v1/platforms/monitoring/agents/AlertAgent/events", ticket: ticket)
             defer { stream.close() }
             try await deteriorate(harness, ward: ward)
-            var events = stream.events.makeAsyncIterator()
-            let message = try #require(await events.next { $0.name == "message" }, "the anomaly it handled")
+            // Until the maintain goal holds again, once the anomaly is attended to.
+            let told = try await stream.events(through: { event in
+                event.name == "goal" && event.data["goal"] as? String == "AlertGoal" && event.data["status"] as? String == "achieved"
+            })
+            let message = try #require(told.first { $0.name == "message" }, "the anomaly it handled: \(told.map(\.name))")
             let handled = message.data["message"] as? [String: Any]
             #expect(handled?["performative"] as? String == "inform")
             #expect((handled?["sender"] as? String)?.hasPrefix("AnomaliesAgent@") == true, "\(message.data)")
             #expect((handled?["fipa"] as? String)?.hasPrefix("(inform ") == true)
-            // Until the maintain goal holds again, once the anomaly is attended to.
-            var told: [EventStream.Event] = []
-            while let event = await events.next() {
-                told.append(event)
-                if event.name == "goal", event.data["goal"] as? String == "AlertGoal", event.data["status"] as? String == "achieved" { break }
+            let flags = told.map { event in
+                (executing: event.name == "goal" && event.data["status"] as? String == "executing",
+                 chosen: event.name == "reasoned" && event.data["chosen"] as? [String] == ["AlertGoal"])
             }
-            let executing = told.firstIndex { $0.name == "goal" && $0.data["status"] as? String == "executing" }
-            let cycle = told.firstIndex { $0.name == "reasoned" && ($0.data["chosen"] as? [String]) == ["AlertGoal"] }
-            #expect(executing != nil && cycle != nil && executing! < cycle!, "deliberation's choice, then its record: \(told.map(\.name))")
+            let executing = flags.firstIndex { $0.executing }
+            let cycle = flags.firstIndex { $0.chosen }
+            #expect(executing != nil && cycle != nil && executing! < cycle!, "deliberation's choice, then its record: \(String(describing: executing)) \(String(describing: cycle)) \(told.map(\.name))")
             let decided = try #require(cycle.map { told[$0].data })
-            #expect((decided["selected"] as? [String: [String]])?["AlertGoal"] == ["AlertPlan"], "\(decided)")
+            #expect((decided["selected"] as? [String: [String]])?["AlertGoal"] == ["AlertPlan"], "\(told.map { "\($0.name) \(String(decoding: $0.json, as: UTF8.self))" })")
             #expect(decided["strategies"] as? [String: String] != nil && decided["at"] as? String != nil)
             #expect(told.contains { $0.name == "plan" && $0.data["plan"] as? String == "AlertPlan" })
 
@@ -114,17 +120,14 @@ struct AgentInspectionTests {
             let stream = try await EventStream.open(harness, path: "/api/v1/platforms/monitoring/messages?agents=AlertAgent", token: ward.admin)
             defer { stream.close() }
             try await deteriorate(harness, ward: ward)
-            var events = stream.events.makeAsyncIterator()
-            var seen: [[String: Any]] = []
-            while !seen.contains(where: { $0["performative"] as? String == "accept-proposal" }), let event = await events.next() {
-                #expect(event.name == "message")
-                seen.append(event.data)
-            }
+            let told = try await stream.events(through: { $0.data["performative"] as? String == "accept-proposal" })
+            #expect(told.allSatisfy { $0.name == "message" })
+            let seen = told.map(\.data)
             for message in seen {
                 let parties = [message["sender"] as? String ?? ""] + (message["receivers"] as? [String] ?? [])
                 #expect(parties.contains { $0.hasPrefix("AlertAgent@") }, "only the alert agent's messages: \(message)")
             }
-            #expect(seen.first?["performative"] as? String == "inform", "the anomaly comes first")
+            #expect(seen.contains { $0["performative"] as? String == "inform" && ($0["sender"] as? String)?.hasPrefix("AnomaliesAgent@") == true })
             let cfp = try #require(seen.first { $0["performative"] as? String == "cfp" }, "\(seen)")
             #expect((cfp["receivers"] as? [String])?.contains { $0.hasPrefix("CareWorker-") } == true)
             #expect(cfp["protocol"] as? String == "fipa-contract-net")
@@ -137,7 +140,8 @@ struct AgentInspectionTests {
 
     @Test("""
         a message from the inspector gets its reply; an agree is followed by the result; an unknown receiver is the AMS's \
-        failure; a silent one times out; a bad performative or timeout is a 400; a platform with its own `inspector` is a 409
+        failure; a silent one or a bare agree times out; the audit trail keeps what was sent; bad input and the pipeline's \
+        ontologies are 400s; a platform whose agent holds the inspector's name is a 409 until it goes
         """)
     func sendAMessage() async throws {
         try await ServerHarness.run { harness in
@@ -146,6 +150,9 @@ struct AgentInspectionTests {
             let echo = Agent("echo", on: platform) {
                 MessageHandler.on(.request) { agent, message in agent.send(message.makeReply(.inform, content: message.content)) }
             }
+            let promiser = Agent("promiser", on: platform) {
+                MessageHandler.on(.request) { agent, message in agent.send(message.makeReply(.agree)) }
+            }
             let clerk = Agent("clerk", on: platform) {
                 MessageHandler.on(.request) { agent, message in
                     agent.send(message.makeReply(.agree))
@@ -153,7 +160,7 @@ struct AgentInspectionTests {
                 }
             }
             let mute = Agent("mute", on: platform) {}
-            for agent in [echo, clerk, mute] { try await agent.start() }
+            for agent in [echo, promiser, clerk, mute] { try await agent.start() }
             func send(_ body: String) async throws -> HarnessResponse {
                 try await harness.request(.post, "/api/v1/platforms/monitoring/messages", token: ward.admin, raw: body)
             }
@@ -161,7 +168,7 @@ struct AgentInspectionTests {
             let echoed = try await send(#"{"receiver": "echo", "performative": "request", "content": "(ping 42)"}"#)
             let exchange = try #require(echoed.object, "\(echoed.text)")
             let sent = exchange["sent"] as? [String: Any]
-            #expect(sent?["sender"] as? String == "inspector@\(platform.name)")
+            #expect(sent?["sender"] as? String == "\(InspectorDesk.agentName)@\(platform.name)")
             #expect(sent?["receivers"] as? [String] == ["echo@\(platform.name)"])
             let replies = exchange["replies"] as? [[String: Any]] ?? []
             #expect(replies.map { $0["performative"] as? String } == ["inform"] && replies.first?["content"] as? String == "(ping 42)")
@@ -171,6 +178,10 @@ struct AgentInspectionTests {
             let agreed = try await send(#"{"receiver": "clerk@\#(platform.name)", "performative": "request", "content": "(work)"}"#)
             #expect((agreed.object?["replies"] as? [[String: Any]])?.map { $0["performative"] as? String } == ["agree", "inform"])
 
+            let promised = try await send(#"{"receiver": "promiser", "performative": "request", "timeout": 0.2}"#)
+            #expect((promised.object?["replies"] as? [[String: Any]])?.map { $0["performative"] as? String } == ["agree"])
+            #expect(promised.object?["timedOut"] as? Bool == true, "an agree is not the final answer: \(promised.text)")
+
             let unknown = try await send(#"{"receiver": "nobody", "performative": "request", "content": "(ping)"}"#)
             let failure = (unknown.object?["replies"] as? [[String: Any]])?.first
             #expect(failure?["performative"] as? String == "failure" && (failure?["sender"] as? String)?.hasPrefix("ams@") == true)
@@ -178,23 +189,32 @@ struct AgentInspectionTests {
             let silent = try await send(#"{"receiver": "mute", "performative": "query-ref", "content": "(x)", "timeout": 0.2}"#)
             #expect(silent.object?["timedOut"] as? Bool == true && (silent.object?["replies"] as? [Any])?.isEmpty == true, "\(silent.text)")
 
+            let trail = try await AuditRouteTests.entries(harness).filter { $0.target == "POST /api/v1/platforms/monitoring/messages" }
+            #expect(
+                trail.contains { $0.detail?.hasPrefix("(request :sender (agent-identifier :name inspector:dashboard@") == true && $0.detail?.contains("(ping 42)") == true },
+                "\(trail.map(\.detail))")
+
             for body in [
                 #"{"receiver": "echo", "performative": "shout"}"#, #"{"receiver": "", "performative": "request"}"#,
                 #"{"receiver": "echo", "performative": "request", "timeout": 60}"#, #"{"performative": "request"}"#, "[",
+                #"{"receiver": "ec\u0000ho", "performative": "request"}"#, #"{"receiver": "inspector:dashboard", "performative": "request"}"#,
+                #"{"receiver": "AlertAgent", "performative": "inform", "ontology": "sade-anomaly", "content": "{}"}"#,
             ] {
                 let refused = try await send(body)
                 #expect(refused.status == .badRequest, "\(body): \(refused.text)")
             }
-            #expect(try await harness.request(.get, "/api/v1/platforms/monitoring/agents/inspector", token: ward.admin).status == .ok)
+            #expect(try await harness.request(.get, "/api/v1/platforms/monitoring/agents/inspector:dashboard", token: ward.admin).status == .ok)
 
             let company = try #require(harness.server.issueTrack?.platform)
-            let impostor = Agent("inspector", on: company) {}
+            let impostor = Agent("inspector:dashboard", on: company) {}
             try await impostor.start()
-            let taken = try await harness.request(
-                .post, "/api/v1/platforms/issues/messages", token: ward.admin, raw: #"{"receiver": "df", "performative": "request"}"#)
+            let toDF = #"{"receiver": "df", "performative": "query-ref", "timeout": 0.1}"#
+            let taken = try await harness.request(.post, "/api/v1/platforms/issues/messages", token: ward.admin, raw: toDF)
             #expect(taken.status == .conflict && taken.errorMessage?.contains("inspector") == true, "\(taken.text)")
             await impostor.stop()
-            for agent in [echo, clerk, mute] { await agent.stop() }
+            let again = try await harness.request(.post, "/api/v1/platforms/issues/messages", token: ward.admin, raw: toDF)
+            #expect(again.status == .ok, "the inspector starts once the name is free: \(again.text)")
+            for agent in [echo, promiser, clerk, mute] { await agent.stop() }
         }
     }
 

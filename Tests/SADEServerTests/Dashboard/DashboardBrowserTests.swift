@@ -13,7 +13,8 @@ struct DashboardBrowserTests {
     @Test("""
         the browser suite passes: a nurse's patients, the live monitor and charts, a live alert acknowledged, exports, phone \
         width and keyboard, the admin pages, the wearable pages, the issue track and the homes (a carer's flats, the live floor \
-        plan, an actuator round trip, a home alarm confirmed, the charts, a new flat)
+        plan, an actuator round trip, a home alarm confirmed, the charts, a new flat), the agents' introspector and sniffer (an \
+        alert's Contract Net as a sequence diagram, a goal changing status, a request to echo answered)
         """)
     func browserSuite() async throws {
         try TestTools.requireCommands(["chromium", "chromedriver"])
@@ -38,7 +39,7 @@ struct DashboardBrowserTests {
             "wearable-register", "wearable-data", "wearable-map", "wearable-data-phone", "wearable-map-phone",
             "issues", "issues-admin", "issues-phone",
             "homes", "home-plan", "home-device", "home-messages", "home-energy", "home-activity", "home-batteries", "home-new",
-            "homes-phone", "home-plan-phone",
+            "homes-phone", "home-plan-phone", "agents", "agents-reasoning", "sniffer", "sniffer-phone",
         ]
         for page in pages {
             #expect(FileManager.default.fileExists(atPath: "\(screenshots)/\(page).png"), "a screenshot of \(page)")

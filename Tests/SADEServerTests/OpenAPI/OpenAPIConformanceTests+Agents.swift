@@ -24,14 +24,13 @@ extension OpenAPIConformanceTests {
         try await log.call(.post, messages, "/api/v1/platforms/monitoring/messages", token: ward.admin, raw: said)
         try await log.call(.post, messages, "/api/v1/platforms/monitoring/messages", token: ward.admin, raw: #"{"receiver": "x", "performative": "shout"}"#)
         try await log.call(.post, messages, "/api/v1/platforms/monitoring/messages", token: ward.nurse1, raw: said)
-        var told = events.events.makeAsyncIterator()
+        let told = try await events.events(through: { $0.name == "reasoned" })
         for name in ["message", "reasoned"] {
-            let event = try #require(await told.next { $0.name == name }, "a \(name) event")
+            let event = try #require(told.first { $0.name == name }, "a \(name) event: \(told.map(\.name))")
             try log.record(event.json, as: "AgentEvent")
         }
         events.close()
-        var seen = sniffed.events.makeAsyncIterator()
-        let message = try #require(await seen.next { $0.name == "message" }, "a sniffed message")
+        let message = try #require(try await sniffed.events(through: { $0.name == "message" }).last, "a sniffed message")
         try log.record(message.json, as: "SniffedMessage")
         sniffed.close()
     }

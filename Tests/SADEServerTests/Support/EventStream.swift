@@ -80,12 +80,37 @@ struct EventStream: Sendable {
         return Event(name: name, json: Data(data.utf8))
     }
 
+    /// The events up to and including the first that satisfies `last`, or a failure
+    /// after `limit` (a regression fails fast rather than at the suite's time limit).
+    func events(through last: @escaping @Sendable (Event) -> Bool, within limit: Duration = .seconds(60)) async throws -> [Event] {
+        try await withThrowingTaskGroup(of: [Event]?.self) { group in
+            group.addTask {
+                var told: [Event] = []
+                for await event in events {
+                    told.append(event)
+                    if last(event) { return told }
+                }
+                return told
+            }
+            group.addTask {
+                try await Task.sleep(for: limit)
+                return nil
+            }
+            let first = try await group.next() ?? nil
+            group.cancelAll()
+            guard let first else { throw EventStreamError.tooLate(limit) }
+            return first
+        }
+    }
+
     /// Stops reading.
     func close() { task.cancel() }
 }
 
 enum EventStreamError: Error, Equatable {
     case status(Int)
+    /// The awaited event did not come within this time.
+    case tooLate(Duration)
 }
 
 extension AsyncStream<EventStream.Event>.Iterator {

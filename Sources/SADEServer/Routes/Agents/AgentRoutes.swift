@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import SADEACL
 import SADECore
+import SADEHealth
 import SADEMonitoring
 
 extension MonitoringServer {
@@ -46,7 +47,7 @@ extension MonitoringServer {
         }
         api.get("platforms/:platform/agents/:agent/events") { _, context -> Response in
             let caller = try context.requireAdmin()
-            let events = try await inspectedAgent(context).events()
+            let events = try await inspectedAgent(context).events()  // unbounded: the stream below keeps the newest
             let clock = system.now
             return adminStream(events, for: caller, context: context) { event in
                 let view = AgentEventView(event: event, at: clock())
@@ -56,10 +57,14 @@ extension MonitoringServer {
         api.get("platforms/:platform/messages") { request, context -> Response in
             let caller = try context.requireAdmin()
             let platform = try inspectedPlatform(context)
-            let agents = request.uri.queryParameters["agents"].map { list in
-                Set(list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty })
+            let agents = try request.uri.queryParameters["agents"].map { list in
+                let names = Set(list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty })
+                guard !names.isEmpty else {
+                    throw APIError.invalid("agents: name at least one agent, or leave the parameter out for every agent", code: "invalid-parameter")
+                }
+                return names
             }
-            let messages = platform.sniff(agents)
+            let messages = platform.sniff(agents, buffer: Self.liveBuffer)
             let clock = system.now
             return adminStream(messages, for: caller, context: context) { message in
                 Self.serverSentEvent(named: "message", ACLMessageView(message, at: clock()))
@@ -76,10 +81,10 @@ extension MonitoringServer {
             } catch {
                 throw APIError.conflict("the inspector agent cannot start on \(platform.name): \(error)")
             }
-            let now = system.now()
+            let sent = ACLMessageView(exchange.sent.message, at: exchange.sent.at)
+            context.auditNote.note(detail: String(sent.fipa.prefix(1_000)))  // what was sent, in the audit trail
             return ExchangeView(
-                sent: ACLMessageView(exchange.sent, at: now), replies: exchange.replies.map { ACLMessageView($0, at: now) },
-                timedOut: exchange.timedOut)
+                sent: sent, replies: exchange.replies.map { ACLMessageView($0.message, at: $0.at) }, timedOut: exchange.timedOut)
         }
     }
 
@@ -132,7 +137,7 @@ extension MonitoringServer {
         let now = system.now
         let expiresAt = context.credentialsExpireAt ?? .distantFuture
         let body = ResponseBody { writer in
-            let (items, feeders) = Self.withKeepAlive(source)
+            let (items, feeders) = Self.withKeepAlive(source, buffer: Self.liveBuffer)
             defer { feeders.forEach { $0.cancel() } }
             var checked = ContinuousClock.now
             try await writer.write(ByteBuffer(string: "retry: 3000\n: connected\n\n"))
@@ -150,6 +155,15 @@ extension MonitoringServer {
         }
         return Response(status: .ok, headers: Self.eventStreamHeaders, body: body)
     }
+
+    /// How many events or messages an admin's live stream keeps for a reader that has
+    /// not taken them (the newest; older ones are dropped).
+    static let liveBuffer = 1_000
+
+    /// The ontologies of the monitoring pipeline's own messages, which the inspector
+    /// does not send: samples, anomalies and care assignments come in through the
+    /// routes that validate and audit them, not as hand-written messages.
+    static let pipelineOntologies: Set<String> = [SampleBatch.aclOntology, Anomaly.aclOntology, AlertAgent.careOntology]
 
     /// `event: <name>` and `data: <json>` lines.
     static func serverSentEvent(named name: String, _ value: some Encodable) -> String {
@@ -186,8 +200,16 @@ struct MessageInput: Decodable {
                 "performative: '\(self.performative)' is not a FIPA performative (\(Performative.allCases.map(\.rawValue).joined(separator: ", ")))")
         }
         let receiver = receiver.trimmingCharacters(in: .whitespaces)
-        guard !receiver.isEmpty, receiver.count <= 256, !receiver.contains(where: { $0.isWhitespace || $0.isNewline }) else {
-            throw APIError.invalid("receiver: an agent name (1 to 256 characters, no spaces) is needed")
+        guard !receiver.isEmpty, receiver.unicodeScalars.count <= 256,
+            !receiver.unicodeScalars.contains(where: { $0.properties.isWhitespace || $0.properties.generalCategory == .control })
+        else {
+            throw APIError.invalid("receiver: an agent name (1 to 256 characters, no spaces or control characters) is needed")
+        }
+        guard receiver != InspectorDesk.agentName, receiver != "\(InspectorDesk.agentName)@\(platform.name)" else {
+            throw APIError.invalid("receiver: the inspector does not write to itself")
+        }
+        if let ontology, MonitoringServer.pipelineOntologies.contains(ontology) {
+            throw APIError.invalid("ontology: '\(ontology)' is the monitoring pipeline's own; its data comes in through the API's routes")
         }
         let seconds = timeout ?? 3
         guard seconds.isFinite, (0.1...10).contains(seconds) else { throw APIError.invalid("timeout: should be 0.1 to 10 seconds") }

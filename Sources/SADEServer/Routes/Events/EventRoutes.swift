@@ -67,9 +67,12 @@ extension MonitoringServer {
 
     /// `stream`'s elements as they come and, every 15 s, a `nil` (time for a keep-alive
     /// comment, which keeps proxies from closing the stream); it ends with `stream` or
-    /// at server shutdown. The caller cancels the feeders when done.
-    static func withKeepAlive<Element: Sendable>(_ stream: AsyncStream<Element>) -> (items: AsyncStream<Element?>, feeders: [Task<Void, Never>]) {
-        let (items, feed) = AsyncStream.makeStream(of: Element?.self, bufferingPolicy: .bufferingNewest(256))
+    /// at server shutdown. It keeps the newest `buffer` items its reader has not taken.
+    /// The caller cancels the feeders when done.
+    static func withKeepAlive<Element: Sendable>(
+        _ stream: AsyncStream<Element>, buffer: Int = 256
+    ) -> (items: AsyncStream<Element?>, feeders: [Task<Void, Never>]) {
+        let (items, feed) = AsyncStream.makeStream(of: Element?.self, bufferingPolicy: .bufferingNewest(buffer))
         let feeders = [
             Task {
                 for await element in stream { feed.yield(element) }

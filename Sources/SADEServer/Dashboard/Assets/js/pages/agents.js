@@ -335,19 +335,19 @@ function sendForm(platform, names, selected) {
   const protocol = h('input', { name: 'protocol', autocomplete: 'off', maxlength: 200, placeholder: 'fipa-request', spellcheck: false });
   const ontology = h('input', { name: 'ontology', autocomplete: 'off', maxlength: 200, spellcheck: false });
   const language = h('input', { name: 'language', autocomplete: 'off', maxlength: 200, spellcheck: false });
-  const timeout = h('input', { name: 'timeout', type: 'number', min: 0.1, max: 30, step: 0.1, value: 5, required: true });
+  const timeout = h('input', { name: 'timeout', type: 'number', min: 0.1, max: 10, step: 0.1, value: 3, required: true });
   const submit = h('button', { type: 'submit', id: 'send-submit' }, 'Send');
   const box = errorBox();
   const replies = h('div', { id: 'send-replies', class: 'send-replies' });
   const form = h('form', { class: 'card', id: 'send-form', 'aria-labelledby': 'send-title' },
     h('h2', { id: 'send-title' }, 'Send a message'),
-    h('p', { class: 'muted hint' }, `Sent by the agent inspector@${platform.name}; its answers are collected until the final one or the timeout.`),
+    h('p', { class: 'muted hint' }, `Sent by the agent inspector:dashboard@${platform.name}; its answers are collected until the final one or the timeout.`),
     h('datalist', { id: 'agent-names' }, names.map((n) => h('option', { value: n }))),
     h('div', { class: 'form-row' }, field('Receiver', receiver), field('Performative', performative)),
     field('Content', content),
     h('details', { class: 'more-fields' }, h('summary', {}, 'Protocol, ontology, language, timeout'),
       h('div', { class: 'form-row' }, field('Protocol', protocol), field('Ontology', ontology), field('Language', language),
-        field('Wait for answers (s)', timeout, '0.1 to 30'))),
+        field('Wait for answers (s)', timeout, '0.1 to 10'))),
     box, submit, replies);
   form.addEventListener('submit', (event) => {
     event.preventDefault();
