@@ -61,10 +61,27 @@ export function performativeBadge(performative) {
 }
 
 /**
+ * The head of a page about one platform's agents: its title, the platforms to choose
+ * from (`hrefOf(platform)` is each link's address) and `intro`. Returns the platform
+ * the URL names (the first without one), or null after saying there is none.
+ */
+export async function platformPage(main, { title, intro, platformID, hrefOf }) {
+  const platforms = await api(v1('platforms'));
+  const platform = platformID ? platforms.find((p) => p.id === platformID) : platforms[0];
+  main.replaceChildren(
+    h('div', { class: 'toolbar' }, h('h1', { tabindex: -1 }, title), platformChoice(platforms, platform, hrefOf)),
+    h('p', { class: 'muted intro' }, intro));
+  if (!platform) {
+    main.append(h('p', { class: 'form-error', role: 'alert' }, platformID ? `There is no platform “${platformID}” on this server.` : 'No platforms run on this server.'));
+  }
+  return platform || null;
+}
+
+/**
  * The platforms as links (`#platform-choice`): `hrefOf(platform)` is each link's
  * address; the current one is marked for screen readers too.
  */
-export function platformChoice(platforms, current, hrefOf) {
+function platformChoice(platforms, current, hrefOf) {
   return h('nav', { id: 'platform-choice', class: 'platform-choice', 'aria-label': 'Platforms' },
     platforms.map((p) => h('a', { href: hrefOf(p), dataset: { platform: p.id }, title: p.description || null, 'aria-current': p.id === current?.id ? 'page' : false },
       h('span', { class: 'platform-name' }, p.name),

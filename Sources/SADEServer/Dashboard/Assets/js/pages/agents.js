@@ -6,7 +6,7 @@
 
 import { api, v1, seg } from '../api.js';
 import {
-  PERFORMATIVES, clock, localName, messageCard, performativeBadge, pill, platformChoice, ticketedStream,
+  PERFORMATIVES, clock, localName, messageCard, performativeBadge, pill, platformPage, ticketedStream,
 } from '../agent-ui.js';
 import { h, replace, field, errorBox, busy, options, when } from '../ui.js';
 
@@ -21,16 +21,12 @@ const COUNTERS = [
 ];
 
 export async function render(main, [platformID, agentName]) {
-  const platforms = await api(v1('platforms'));
-  const platform = platformID ? platforms.find((p) => p.id === platformID) : platforms[0];
-  main.replaceChildren(
-    h('div', { class: 'toolbar' }, h('h1', { tabindex: -1 }, 'Agents'), platformChoice(platforms, platform, (p) => `#/agents/${seg(p.id)}`)),
-    h('p', { class: 'muted intro' }, 'The Introspector: each agent\'s state and message counters, refreshed every few seconds. '
-      + 'Choose an agent to watch its beliefs, goals, plans and reasoning change as it works.'));
-  if (!platform) {
-    main.append(h('p', { class: 'form-error', role: 'alert' }, platformID ? `There is no platform “${platformID}” on this server.` : 'No platforms run on this server.'));
-    return null;
-  }
+  const platform = await platformPage(main, {
+    title: 'Agents', platformID, hrefOf: (p) => `#/agents/${seg(p.id)}`,
+    intro: 'The Introspector: each agent\'s state and message counters, refreshed every few seconds. '
+      + 'Choose an agent to watch its beliefs, goals, plans and reasoning change as it works.',
+  });
+  if (!platform) return null;
 
   let gone = false;
   const list = agentList(platform, agentName);

@@ -8,7 +8,7 @@
 
 import { api, v1, seg } from '../api.js';
 import {
-  FAMILY_LABELS, clock, familyOf, localName, messageFacts, platformChoice, shortID, ticketedStream,
+  FAMILY_LABELS, clock, familyOf, localName, messageFacts, platformPage, shortID, ticketedStream,
 } from '../agent-ui.js';
 import { h, replace, errorBox, showError, download, toast } from '../ui.js';
 
@@ -21,16 +21,12 @@ const ROW_H = 30;
 const NO_CONVERSATION = '(none)';
 
 export async function render(main, [platformID]) {
-  const platforms = await api(v1('platforms'));
-  const platform = platformID ? platforms.find((p) => p.id === platformID) : platforms[0];
-  main.replaceChildren(
-    h('div', { class: 'toolbar' }, h('h1', { tabindex: -1 }, 'Sniffer'), platformChoice(platforms, platform, (p) => `#/sniffer/${seg(p.id)}`)),
-    h('p', { class: 'muted intro' }, 'The messages the chosen agents send and receive, live, as a sequence diagram. '
-      + 'Choose an arrow to read its message; filter by conversation to follow one protocol through.'));
-  if (!platform) {
-    main.append(h('p', { class: 'form-error', role: 'alert' }, platformID ? `There is no platform “${platformID}” on this server.` : 'No platforms run on this server.'));
-    return null;
-  }
+  const platform = await platformPage(main, {
+    title: 'Sniffer', platformID, hrefOf: (p) => `#/sniffer/${seg(p.id)}`,
+    intro: 'The messages the chosen agents send and receive, live, as a sequence diagram. '
+      + 'Choose an arrow to read its message; filter by conversation to follow one protocol through.',
+  });
+  if (!platform) return null;
   const agents = await api(v1(`platforms/${seg(platform.id)}/agents`));
   const diagram = sequenceDiagram(platform);
   const controls = sniffControls(agents, diagram);
