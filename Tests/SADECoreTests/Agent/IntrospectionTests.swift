@@ -33,6 +33,32 @@ struct IntrospectionTests {
         }
     }
 
+    @Test("a snapshot shows the action an intention runs while it runs, and none once it is done")
+    func runningAction() async throws {
+        let platform = Environment(name: "house")
+        let (started, running) = AsyncStream.makeStream(of: Void.self)
+        let (released, release) = AsyncStream.makeStream(of: Void.self)
+        let door = Agent("Door", on: platform, runBDICycleOnStart: true) {
+            Goal("open") {
+                Plan("slide") {
+                    OneShotAction("wait for the motor") { _ in
+                        running.yield()
+                        for await _ in released { break }
+                    }
+                }
+            }
+        }
+        try await door.start()
+        for await _ in started { break }
+        let during = try #require(await door.snapshot().goals.first)
+        #expect(during.isIntended && during.action == "wait for the motor" && during.status == .executing)
+        var probe = await EventProbe(door)
+        release.yield()
+        #expect(await probe.waitFor(.goalStatusChanged(goal: "open", status: .achieved)))
+        #expect(await door.snapshot().goals.first?.action == nil)
+        await door.stop()
+    }
+
     @Test("a snapshot shows beliefs with values and types, goals with plans, services, mailbox and counters")
     func snapshot() async throws {
         let platform = Environment(name: "house")
