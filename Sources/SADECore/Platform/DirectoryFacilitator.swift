@@ -21,7 +21,7 @@ public final class DirectoryFacilitator: Sendable {
     }
 
     private let entries = Mutex<[String: DirectoryEntry]>([:])
-    private let observers = Mutex<[@Sendable () -> Void]>([])
+    private let observers = Mutex<(next: Int, byToken: [Int: @Sendable () -> Void])>((0, [:]))
 
     init() {}
 
@@ -62,13 +62,24 @@ public final class DirectoryFacilitator: Sendable {
 
     /// Calls `observer` after every change of the entries (a registration, a
     /// modification, a withdrawal, an agent with services stopping), on the thread that
-    /// made it: say, to announce the platform's services again on the network.
-    public func observeChanges(_ observer: @escaping @Sendable () -> Void) {
-        observers.withLock { $0.append(observer) }
+    /// made it: say, to announce the platform's services again on the network. Returns
+    /// the token that ``stopObserving(_:)`` takes.
+    @discardableResult
+    public func observeChanges(_ observer: @escaping @Sendable () -> Void) -> Int {
+        observers.withLock { observers in
+            observers.next += 1
+            observers.byToken[observers.next] = observer
+            return observers.next
+        }
+    }
+
+    /// Forgets the observer `observeChanges` gave `token` for.
+    public func stopObserving(_ token: Int) {
+        _ = observers.withLock { $0.byToken.removeValue(forKey: token) }
     }
 
     private func changed() {
-        for observer in observers.withLock({ $0 }) { observer() }
+        for observer in observers.withLock({ Array($0.byToken.values) }) { observer() }
     }
 
     /// The entry of `agent`, if registered.

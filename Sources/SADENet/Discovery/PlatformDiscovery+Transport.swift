@@ -28,7 +28,9 @@ extension PlatformDiscovery {
             }
             onChange(change)
         }
-        environment.directory.observeChanges { [weak discovery] in discovery?.servicesChanged() }
+        let directory = environment.directory
+        let token = directory.observeChanges { [weak discovery] in discovery?.servicesChanged() }
+        discovery.whenStopped { directory.stopObserving(token) }
         return discovery
     }
 

@@ -86,6 +86,8 @@ public final class PlatformDiscovery: Sendable {
     private let tasks = Mutex<[Task<Void, Never>]>([])
     /// The announcement waiting for a burst of service changes to end.
     private let pendingAnnouncement = Mutex<Task<Void, Never>?>(nil)
+    /// What ``stop()`` undoes besides its own work (an observer of a directory).
+    private let stopping = Mutex<[@Sendable () -> Void]>([])
     private let onChange: @Sendable (Change) -> Void
     private let logger: Logger
 
@@ -159,9 +161,15 @@ public final class PlatformDiscovery: Sendable {
         }
     }
 
+    /// Runs `undo` when the discovery stops.
+    func whenStopped(_ undo: @escaping @Sendable () -> Void) {
+        stopping.withLock { $0.append(undo) }
+    }
+
     /// Says goodbye (the records with TTL 0) and closes the socket.
     public func stop() async {
         state.withLock { $0.stopped = true }
+        for undo in stopping.withLock({ undos in defer { undos = [] }; return undos }) { undo() }
         for task in tasks.withLock({ tasks in defer { tasks = [] }; return tasks }) { task.cancel() }
         pendingAnnouncement.withLock { $0?.cancel() }
         if let goodbye = ownRecords(ttl: 0) { socket.send(DNSMessage(isResponse: true, answers: goodbye)) }

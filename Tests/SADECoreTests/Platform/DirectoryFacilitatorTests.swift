@@ -1,5 +1,6 @@
 import SADEACL
 import SADECore
+import Synchronization
 import Testing
 
 @Suite("Yellow pages (DF)")
@@ -38,6 +39,20 @@ struct DirectoryFacilitatorTests {
         try df.deregister(nurse)
         #expect(df.search(ServiceTemplate(type: "care")).map(\.agent) == [doctor])
         #expect(df.entry(of: nurse) == nil)
+    }
+
+    @Test("observers are told of every change until they stop observing")
+    func observers() throws {
+        let df = platform.directory
+        let told = Mutex<[String]>([])
+        let first = df.observeChanges { told.withLock { $0.append("first") } }
+        df.observeChanges { told.withLock { $0.append("second") } }
+        try df.register(DirectoryEntry(agent: nurse, services: [ServiceDescription(name: "vitals-check", type: "care")]))
+        #expect(told.withLock { $0.sorted() } == ["first", "second"])
+        df.stopObserving(first)
+        try df.modify(DirectoryEntry(agent: nurse, services: []))
+        try df.deregister(nurse)
+        #expect(told.withLock { $0.sorted() } == ["first", "second", "second", "second"])
     }
 
     @Test("refuses double registration and changes to unknown entries")
