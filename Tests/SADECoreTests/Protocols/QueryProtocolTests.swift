@@ -27,8 +27,8 @@ struct QueryProtocolTests {
         let platform = Environment(name: "test")
         _ = try await Self.thermometer(on: platform)
         let nurse = try await startedAgent("Nurse", on: platform)
-        #expect(try await nurse.queryIf(to: "Thermometer", content: "(fever)", timeout: .seconds(5)).content == "(not (fever))")
-        let answer = try await nurse.queryRef(to: "Thermometer", content: "(temperature)", timeout: .seconds(5))
+        #expect(try await nurse.queryIf(to: "Thermometer", content: "(fever)", timeout: .seconds(120)).content == "(not (fever))")
+        let answer = try await nurse.queryRef(to: "Thermometer", content: "(temperature)", timeout: .seconds(120))
         #expect(answer.content == "37.5")
         #expect(answer.interactionProtocol == "fipa-query")
     }
@@ -38,11 +38,11 @@ struct QueryProtocolTests {
         let platform = Environment(name: "test")
         _ = try await Self.thermometer(on: platform)
         let nurse = try await startedAgent("Nurse", on: platform)
-        let refused = await interactionError { try await nurse.queryRef(to: "Thermometer", content: "(password)", timeout: .seconds(5)) }
+        let refused = await interactionError { try await nurse.queryRef(to: "Thermometer", content: "(password)", timeout: .seconds(120)) }
         #expect(refused == .refused(try #require(refused?.reply)) && refused?.reply?.content == "(private)")
-        let puzzled = await interactionError { try await nurse.queryIf(to: "Thermometer", content: "(colour)", timeout: .seconds(5)) }
+        let puzzled = await interactionError { try await nurse.queryIf(to: "Thermometer", content: "(colour)", timeout: .seconds(120)) }
         #expect(puzzled == .notUnderstood(try #require(puzzled?.reply)))
-        let wrongAct = await interactionError { try await nurse.queryIf(ACLMessage(.request, receivers: ["Thermometer"]), timeout: .seconds(5)) }
+        let wrongAct = await interactionError { try await nurse.queryIf(ACLMessage(.request, receivers: ["Thermometer"]), timeout: .seconds(120)) }
         guard case .invalidMessage = wrongAct else { Issue.record("a request is not a query-if"); return }
     }
 

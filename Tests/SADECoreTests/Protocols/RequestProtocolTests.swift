@@ -17,7 +17,7 @@ struct RequestProtocolTests {
         }
         let nurse = try await startedAgent("Nurse", on: platform)
         var probe = await EventProbe(nurse)
-        let call = Task { try await nurse.request(to: "Pharmacy", content: "insulin", timeout: .seconds(5)) }
+        let call = Task { try await nurse.request(to: "Pharmacy", content: "insulin", timeout: .seconds(120)) }
 
         let agree = try #require(await probe.nextMessage())
         #expect(agree.performative == .agree)
@@ -37,7 +37,7 @@ struct RequestProtocolTests {
             RequestResponder { _, _ in .proceed } perform: { _, request in request.content }
         }
         let client = try await startedAgent("Client", on: platform)
-        let outcome = try await client.request(ACLMessage(.request, receivers: ["Echo"], content: "ping"), timeout: .seconds(5))
+        let outcome = try await client.request(ACLMessage(.request, receivers: ["Echo"], content: "ping"), timeout: .seconds(120))
         #expect(outcome.agreement == nil)
         #expect(outcome.content == "ping")
     }
@@ -57,16 +57,16 @@ struct RequestProtocolTests {
         }
         let nurse = try await startedAgent("Nurse", on: platform)
 
-        let refused = await interactionError { try await nurse.request(to: "Pharmacy", content: "morphine", timeout: .seconds(5)) }
+        let refused = await interactionError { try await nurse.request(to: "Pharmacy", content: "morphine", timeout: .seconds(120)) }
         guard case .refused(let refusal) = refused else { Issue.record("expected a refusal, got \(String(describing: refused))"); return }
         #expect(refusal.content == "(needs-prescription)")
 
-        let failed = await interactionError { try await nurse.request(to: "Pharmacy", content: "insulin", timeout: .seconds(5)) }
+        let failed = await interactionError { try await nurse.request(to: "Pharmacy", content: "insulin", timeout: .seconds(120)) }
         guard case .failed(let failure) = failed else { Issue.record("expected a failure, got \(String(describing: failed))"); return }
         #expect(failure.content == "(out-of-stock)")
         #expect(failed?.deliveryFailureCode == nil)
 
-        let puzzled = await interactionError { try await nurse.request(to: "Pharmacy", content: "gibberish", timeout: .seconds(5)) }
+        let puzzled = await interactionError { try await nurse.request(to: "Pharmacy", content: "gibberish", timeout: .seconds(120)) }
         guard case .notUnderstood(let answer) = puzzled else { Issue.record("expected not-understood, got \(String(describing: puzzled))"); return }
         #expect(answer.content == "(unknown-drug)")
     }
@@ -183,7 +183,7 @@ struct RequestProtocolTests {
         let loner = try await startedAgent("Loner", on: platform) {
             RequestResponder { _, request in "(self \(request.content ?? ""))" }
         }
-        let outcome = try await loner.request(to: "Loner", content: "x", timeout: .seconds(5))
+        let outcome = try await loner.request(to: "Loner", content: "x", timeout: .seconds(120))
         #expect(outcome.content == "(self x)")
     }
 

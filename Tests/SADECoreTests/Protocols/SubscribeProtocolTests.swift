@@ -17,7 +17,7 @@ struct SubscribeProtocolTests {
         var nurseProbe = await EventProbe(nurse)
 
         let subscription = try await nurse.subscribe(
-            ACLMessage(.subscribe, receivers: ["Monitor"], content: "(alerts)"), timeout: .seconds(5))
+            ACLMessage(.subscribe, receivers: ["Monitor"], content: "(alerts)"), timeout: .seconds(120))
         #expect(subscription.agreement?.performative == .agree)
         #expect(alerts.subscriptions.map { $0.conversationID } == [subscription.conversationID])
 
@@ -49,9 +49,9 @@ struct SubscribeProtocolTests {
         let heart = try await startedAgent("Heart", on: platform)
         let lungs = try await startedAgent("Lungs", on: platform)
         let heartFeed = try await heart.subscribe(
-            ACLMessage(.subscribe, receivers: ["Monitor"], content: "heart"), timeout: .seconds(5))
+            ACLMessage(.subscribe, receivers: ["Monitor"], content: "heart"), timeout: .seconds(120))
         let lungsFeed = try await lungs.subscribe(
-            ACLMessage(.subscribe, receivers: ["Monitor"], content: "lungs"), timeout: .seconds(5))
+            ACLMessage(.subscribe, receivers: ["Monitor"], content: "lungs"), timeout: .seconds(120))
         #expect(heartFeed.conversationID != lungsFeed.conversationID)
 
         #expect(alerts.publish("(pulse 180)") { $0.content == "heart" } == 1)
@@ -71,7 +71,7 @@ struct SubscribeProtocolTests {
         }
         let nurse = try await startedAgent("Nurse", on: platform)
         let error = await interactionError {
-            try await nurse.subscribe(ACLMessage(.subscribe, receivers: ["Monitor"], content: "(x)"), timeout: .seconds(5))
+            try await nurse.subscribe(ACLMessage(.subscribe, receivers: ["Monitor"], content: "(x)"), timeout: .seconds(120))
         }
         #expect(error?.reply?.performative == .refuse)
         #expect(error?.reply?.content == "(not-authorised)")
@@ -89,7 +89,7 @@ struct SubscribeProtocolTests {
         }
         let nurse = try await startedAgent("Nurse", on: platform)
         let subscription = try await nurse.subscribe(
-            ACLMessage(.subscribe, receivers: ["Sensor"], content: "(temperature)"), timeout: .seconds(5))
+            ACLMessage(.subscribe, receivers: ["Sensor"], content: "(temperature)"), timeout: .seconds(120))
         var received: [String] = []
         let error = await interactionError {
             for try await inform in subscription { received.append(inform.content ?? "") }
@@ -122,7 +122,7 @@ struct SubscribeProtocolTests {
         var monitorProbe = await EventProbe(monitor)
         let nurse = try await startedAgent("Nurse", on: platform)
         let subscription = try await nurse.subscribe(
-            ACLMessage(.subscribe, receivers: ["Monitor"], content: "(alerts)"), timeout: .seconds(5))
+            ACLMessage(.subscribe, receivers: ["Monitor"], content: "(alerts)"), timeout: .seconds(120))
         let reader = Task { await interactionError { for try await _ in subscription {} } }
 
         await nurse.stop()
