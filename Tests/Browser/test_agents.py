@@ -4,18 +4,21 @@ goal and reasoning change live, and a message sent to an agent comes back answer
 
 import glob
 import os
+import re
 
+from selenium.common.exceptions import ElementNotInteractableException, NoSuchElementException, StaleElementReferenceException
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
 from sade_browser import (
-    BASE, DashboardTestCase, call, choose, click, css, device_token, fill, login, no_sideways_scroll, now, press, shot, text,
+    BASE, DashboardTestCase, call, choose, click, css, device_token, fill, login, no_sideways_scroll, now, shot, text,
     token, unique, wait)
 
 COVID_WARD = "covid-ward"
 
 # The arrows the diagram shows now (not filtered out), as their data attributes.
+FIRST_ROW = 66  # sniffer.js: TOP, the first row's line
 SHOWN_ARROWS = """return [...document.querySelectorAll('#sequence g.arrow:not([hidden])')]
   .map(a => Object.assign({transform: a.getAttribute('transform')}, a.dataset))"""
 
@@ -59,11 +62,20 @@ def contract_nets(driver):
     return found
 
 
+def counter(driver, selector):
+    """A table cell's number; -1 while it shows none (–)."""
+    value = text(driver, selector)
+    return int(value) if value.isdigit() else -1
+
+
 def show_cfp_of(driver, patient):
     """Opens, with the keyboard, the cfp of each complete Contract Net in turn until one
     is about `patient`; returns its conversation id (None while there is none)."""
     for conversation in contract_nets(driver):
-        press(driver, f'#sequence g.arrow[data-performative="cfp"][data-conversation="{conversation}"]', Keys.ENTER)
+        try:  # the caller's wait tries again if a redraw replaced the arrow meanwhile
+            driver.find_element(By.CSS_SELECTOR, f'#sequence g.arrow[data-performative="cfp"][data-conversation="{conversation}"]').send_keys(Keys.ENTER)
+        except (StaleElementReferenceException, NoSuchElementException, ElementNotInteractableException):
+            return None
         if patient in text(driver, "#message-detail pre"):
             return conversation
     return None
@@ -114,20 +126,22 @@ class AgentPagesTests(DashboardTestCase):
         self.assertEqual({a["conversation"] for a in shown}, {conversation}, "only the chosen conversation's arrows remain")
         self.assertEqual({"cfp", "accept-proposal"} - {a["performative"] for a in shown}, set())
         rows = sorted({float(a["transform"].split(",")[1].rstrip(")")) for a in shown})
-        self.assertEqual({round(b - a) for a, b in zip(rows, rows[1:])}, {round(rows[1] - rows[0])}, "its rows follow one another, no gaps")
+        self.assertEqual(rows, [rows[0] + 30 * i for i in range(len(rows))], "its rows follow one another, 30 px apart, no gaps")
+        self.assertEqual(rows[0], FIRST_ROW, "from the first row on")
 
         click(self.driver, "#export")
         path = os.path.join(self.driver.downloads, "conversation.acl")
         wait(self.driver, lambda d: os.path.exists(path) and not glob.glob(os.path.join(d.downloads, "*.crdownload")), "the conversation is downloaded")
         with open(path) as file:
-            messages = file.read().strip().split("\n\n")
+            messages = re.split(r"\n\n(?=\()", file.read().strip())
         self.assertTrue(any(m.startswith("(cfp") for m in messages), "the export has the cfp in the FIPA string form")
         self.assertTrue(all(f":conversation-id {conversation}" in m for m in messages), "and only the shown conversation")
+        self.assertEqual(len(messages), len({a["message"] for a in shown}), "every message shown is exported, once")
 
-        click(self.driver, "#clear")
-        wait(self.driver, lambda d: not css(d, "#sequence g.arrow"), "Clear empties the diagram")
         click(self.driver, "#sniff-start")
         wait(self.driver, lambda d: text(d, "#sniff-state") == "Not sniffing.", "the sniffer stops")
+        click(self.driver, "#clear")  # after stopping: nothing new can arrive meanwhile
+        wait(self.driver, lambda d: not css(d, "#sequence g.arrow"), "Clear empties the diagram")
 
     def test_the_introspector_shows_alert_agents_goal_and_reasoning_live(self):
         admin = token("admin")
@@ -146,7 +160,7 @@ class AgentPagesTests(DashboardTestCase):
         self.assertEqual(text(self.driver, row + " .state"), "active")
         self.assertTrue(css(self.driver, row + ".selected a[aria-current=page]"), "the agent is marked in the list")
         self.assertTrue(css(self.driver, '#agent-list tr[data-agent="CareWorker-nurse1"]'), "the platform's other agents are listed")
-        received = int(text(self.driver, row + " .received"))
+        received = counter(self.driver, row + " .received")
         wait(self.driver, lambda d: "live" in text(d, "#mind-live"), "the agent's events stream in")
 
         deteriorate(self, admin)
@@ -157,8 +171,8 @@ class AgentPagesTests(DashboardTestCase):
         chosen = "return [...document.querySelectorAll('#reasoning li.reasoning-record .chosen')].some(c => c.textContent.includes('AlertGoal'))"
         wait(self.driver, lambda d: d.execute_script(chosen), "a cycle in which deliberation chose AlertGoal")
         self.assertIn("Strategies", text(self.driver, "#reasoning li.reasoning-record details summary"))
-        wait(self.driver, lambda d: int(text(d, row + " .received") or 0) > received, "the list's counters move on without reloading")
-        self.assertTrue(css(self.driver, '#agent-events li[data-event="message"]'), "the messages it handled are logged")
+        wait(self.driver, lambda d: counter(d, row + " .received") > received, "the list's counters move on without reloading")
+        wait(self.driver, lambda d: css(d, '#agent-events li[data-event="message"]'), "the messages it handled are logged")
         clear_toasts(self.driver)
         shot(self.driver, "agents")
         self.driver.execute_script("document.getElementById('reasoning-title').scrollIntoView()")

@@ -16,7 +16,7 @@ extension MonitoringServer {
     ///   (Server-Sent Events, a reasoning cycle's decisions among them);
     ///   `GET /platforms/{id}/messages?agents=`: the messages the chosen agents send and
     ///   receive, live. Browsers open both with a `?ticket=` as for `/events`.
-    /// - `POST /platforms/{id}/messages`: a message sent from the platform's `inspector`
+    /// - `POST /platforms/{id}/messages`: a message sent from the platform's `inspector:dashboard`
     ///   agent (JADE's DummyAgent), answered with the replies.
     ///
     /// Live streams end at server shutdown, when the token expires, and when the

@@ -121,16 +121,30 @@ export function messageFacts(message, platformName) {
  * each (re)connection needs a fresh ticket, so a broken stream is closed and opened
  * again after a pause (0.5 s, doubling up to 30 s). `handlers` maps event types to
  * functions of the decoded JSON; `onOpen` runs at every (re)opening, when events may
- * have been missed; `onState` hears open, reconnecting, offline and closed.
+ * have been missed; `onState` hears open, reconnecting, offline, closed and
+ * `failed` (with the error). An EventSource cannot see why a stream broke: after a
+ * break, `probe` (a path) is asked with `api()`, and a 401, 403 or 404 there ends the
+ * stream for good (`failed`) instead of retrying forever — the agent stopped, the
+ * platform went, the caller lost the right.
  * Returns the function that closes the stream for good.
  */
-export function ticketedStream(path, handlers, { onOpen, onState } = {}) {
+export function ticketedStream(path, handlers, { onOpen, onState, probe } = {}) {
   let source = null;
   let closed = false;
   let failures = 0;
   let retry = null;
+  let steady = null;
   let attempts = 0;
-  const later = () => {
+  const fail = (error) => {
+    closed = true;
+    onState?.('failed', error);
+  };
+  const gone = (error) => [401, 403, 404].includes(error?.status);
+  const later = async () => {
+    if (probe) {
+      try { await api(probe); } catch (error) { if (gone(error)) { if (!closed) fail(error); return; } }
+      if (closed) return;
+    }
     onState?.(failures === 0 ? 'reconnecting' : 'offline');
     retry = setTimeout(open, Math.min(30000, 500 * 2 ** failures));
     failures += 1;
@@ -141,15 +155,18 @@ export function ticketedStream(path, handlers, { onOpen, onState } = {}) {
     try {
       ticket = (await api(v1('events/tickets'), { method: 'POST' })).ticket;
     } catch (error) {
-      if (!closed && attempt === attempts && error.status !== 401) later();
+      if (!closed && attempt === attempts) { if (gone(error)) fail(error); else later(); }
       return;
     }
     if (closed || attempt !== attempts) return;
     const stream = new EventSource(`${path}${path.includes('?') ? '&' : '?'}ticket=${encodeURIComponent(ticket)}`);
     source = stream;
-    stream.onopen = () => { failures = 0; onState?.('open'); onOpen?.(); };
+    // The pause grows again unless the stream stays up: a stream closed at once by a
+    // proxy would otherwise be reopened every half second.
+    stream.onopen = () => { onState?.('open'); onOpen?.(); steady = setTimeout(() => { failures = 0; }, 10000); };
     stream.onerror = () => {
       stream.close();
+      clearTimeout(steady);
       if (closed || source !== stream) return;
       source = null;
       later();
@@ -167,6 +184,7 @@ export function ticketedStream(path, handlers, { onOpen, onState } = {}) {
     closed = true;
     attempts += 1;
     clearTimeout(retry);
+    clearTimeout(steady);
     if (source) source.close();
     source = null;
     onState?.('closed');

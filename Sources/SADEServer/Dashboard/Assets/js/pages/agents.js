@@ -120,8 +120,11 @@ async function watchMind(mind, logs, platform, name) {
   try {
     snapshot = await api(path);
   } catch (error) {
-    if (error.status !== 404) throw error;
-    replace(mind, h('h2', { id: 'mind-title' }, name), h('p', { class: 'form-error', role: 'alert' }, error.message));
+    // The list and the form stay usable; a transient failure is worth another look.
+    const again = h('a', { href: location.hash, class: 'button' }, 'Try again');
+    again.addEventListener('click', (event) => { event.preventDefault(); window.dispatchEvent(new HashChangeEvent('hashchange')); });
+    replace(mind, h('h2', { id: 'mind-title' }, name), h('p', { class: 'form-error', role: 'alert' }, error.message),
+      error.status === 404 ? null : again);
     return { refreshSoon() {}, close() {} };
   }
   const view = mindView(mind, logs, snapshot, platform);
@@ -132,13 +135,16 @@ async function watchMind(mind, logs, platform, name) {
   let last = 0;
   const refresh = async () => {
     timer = null;
+    if (closed) return;
     fetching = true;
     last = Date.now();
     try {
       const fresh = await api(path);
       if (!closed) view.draw(fresh);
     } catch (error) {
-      if (!closed) view.problem(error.status === 404 ? `${name} is no longer on the platform.` : `Not updated: ${error.message}`);
+      if (closed) return;
+      view.problem(error.status === 404 ? `${name} is no longer on the platform.` : `Not updated: ${error.message}`);
+      if (error.status === 404) stop();  // gone: no more asking every few seconds
     } finally {
       fetching = false;
       if (again && !closed) { again = false; refreshSoon(); }
@@ -154,8 +160,17 @@ async function watchMind(mind, logs, platform, name) {
     state: logged('state'), belief: logged('belief'), goal: logged('goal'), plan: logged('plan'),
     message: logged('message'), failed: logged('failed'), behaviour: logged('behaviour'),
     reasoned: (record) => { view.reasoned(record); refreshSoon(); },
-  }, { onOpen: refreshSoon, onState: view.live });
-  return { refreshSoon, close() { closed = true; clearTimeout(timer); close(); } };
+  }, {
+    onOpen: refreshSoon, probe: path,
+    onState: (state, error) => {
+      view.live(state);
+      if (state !== 'failed') return;
+      view.problem(error?.status === 404 ? `${name} is no longer on the platform.` : `Not watched any more: ${error?.message}`);
+      stop();
+    },
+  });
+  function stop() { closed = true; clearTimeout(timer); close(); }
+  return { refreshSoon, close: stop };
 }
 
 /** The mind's sections, built once and filled from each snapshot, and its logs. */
@@ -198,7 +213,13 @@ function mindView(mind, logs, first, platform) {
       h('p', { class: 'muted hint' }, 'Newest first: state, beliefs, goals, plans, messages handled, failures.'),
       scroller('Events', events))));
 
+  // A snapshot like the one shown is not drawn again: a busy agent's tables would be
+  // rebuilt four times a second, losing a selection and a screen reader's place.
+  let shown = '';
   const draw = (s) => {
+    const text = JSON.stringify(s);
+    if (text === shown) return;
+    shown = text;
     problem.hidden = true;
     replace(state, pill(s.state, 'state'));
     replace(counters, [
@@ -224,7 +245,7 @@ function mindView(mind, logs, first, platform) {
     problem(message) { problem.hidden = false; problem.textContent = message; },
     live(streamState) {
       live.dataset.state = streamState;
-      live.textContent = { open: '● live', reconnecting: '○ reconnecting', offline: '○ offline, retrying', closed: '' }[streamState] || '';
+      live.textContent = { open: '● live', reconnecting: '○ reconnecting', offline: '○ offline, retrying', closed: '', failed: '○ not live' }[streamState] || '';
     },
     log(type, data) { prepend(events, eventItem(type, data, platform.name)); },
     reasoned(record) { prepend(reasoning, reasoningItem(record)); },
@@ -325,12 +346,12 @@ function reasoningItem(record) {
 
 /** JADE's DummyAgent: any message to any agent of the platform, and the answers. */
 function sendForm(platform, names, selected) {
-  const receiver = h('input', { name: 'receiver', required: true, value: selected || '', list: 'agent-names', autocomplete: 'off', maxlength: 256, spellcheck: false });
+  const receiver = h('input', { name: 'receiver', required: true, value: selected || '', list: 'agent-names', autocomplete: 'off', maxlength: 256, spellcheck: 'false' });
   const performative = h('select', { name: 'performative' }, options(PERFORMATIVES.map((p) => [p, p]), 'request'));
-  const content = h('textarea', { name: 'content', rows: 3, maxlength: 10000, spellcheck: false, placeholder: '(ping 42)' });
-  const protocol = h('input', { name: 'protocol', autocomplete: 'off', maxlength: 200, placeholder: 'fipa-request', spellcheck: false });
-  const ontology = h('input', { name: 'ontology', autocomplete: 'off', maxlength: 200, spellcheck: false });
-  const language = h('input', { name: 'language', autocomplete: 'off', maxlength: 200, spellcheck: false });
+  const content = h('textarea', { name: 'content', rows: 3, maxlength: 10000, spellcheck: 'false', placeholder: '(ping 42)' });
+  const protocol = h('input', { name: 'protocol', autocomplete: 'off', maxlength: 200, placeholder: 'fipa-request', spellcheck: 'false' });
+  const ontology = h('input', { name: 'ontology', autocomplete: 'off', maxlength: 200, spellcheck: 'false' });
+  const language = h('input', { name: 'language', autocomplete: 'off', maxlength: 200, spellcheck: 'false' });
   const timeout = h('input', { name: 'timeout', type: 'number', min: 0.1, max: 10, step: 0.1, value: 3, required: true });
   const submit = h('button', { type: 'submit', id: 'send-submit' }, 'Send');
   const box = errorBox();

@@ -54,7 +54,13 @@ function sniffControls(agents, diagram) {
     const query = names ? `?agents=${names.map(encodeURIComponent).join(',')}` : '';
     const who = names ? `${names.length} agent${names.length === 1 ? '' : 's'}` : 'all agents';
     close = ticketedStream(v1(`platforms/${seg(diagram.platform.id)}/messages${query}`), { message: diagram.add }, {
-      onState: (s) => {
+      probe: v1(`platforms/${seg(diagram.platform.id)}/agents`),
+      onState: (s, error) => {
+        if (s === 'failed') {  // the platform went or the right to watch it: say why, stop
+          end();
+          showError(box, error);
+          return;
+        }
         state.dataset.state = s;
         state.textContent = { open: `● Sniffing ${who}.`, reconnecting: 'Reconnecting…', offline: 'Offline, retrying…' }[s] || state.textContent;
       },
@@ -97,6 +103,7 @@ function sequenceDiagram(platform) {
   const entries = [];          // { message, seq, nodes: [g.arrow], conversation }
   const lanes = [];            // lane names, left to right
   const conversations = new Map();  // id → label
+  const conversationCounts = new Map();  // id → messages of it still held
   const performatives = new Set();
   let seq = 0;
   let selected = null;
@@ -163,10 +170,28 @@ function sequenceDiagram(platform) {
     if (index === 0) parts.push(h('text', { class: 'time', x: 8, y: 4 }, clock(m.at)));
     parts.unshift(h('rect', { class: 'hit', x: left - 6, y: -ROW_H / 2 - 2, width: right - left + 12, height: ROW_H }));
     return h('g', {
-      class: `arrow family-${family}${repeat ? ' repeat' : ''}${index === 0 ? ' first' : ''}`, tabindex: 0, role: 'button',
+      class: `arrow family-${family}${repeat ? ' repeat' : ''}${index === 0 ? ' first' : ''}`, tabindex: -1, role: 'button',
       'aria-label': `${m.performative} from ${from} to ${to}${m.conversationId ? `, conversation ${m.conversationId}` : ''}, at ${clock(m.at)}`,
       dataset: { performative: m.performative, conversation: m.conversationId || '', sender: from, receiver: to, message: String(entry.seq) },
     }, parts, h('title', {}, `${label}: ${from} → ${to}`));
+  }
+
+  // One Tab stop for the whole diagram (a roving tabindex): the current message's first
+  // arrow; ↑ ↓ Home End move between the messages shown.
+  let current = null;
+  function makeCurrent(node, focus = false) {
+    if (current && current !== node) current.setAttribute('tabindex', '-1');
+    current = node;
+    if (!node) return;
+    node.setAttribute('tabindex', '0');
+    if (focus) node.focus();
+  }
+  const firstsShown = () => [...arrowGroup.querySelectorAll('g.arrow.first:not([hidden])')];
+  /** Keeps the Tab stop on an arrow that is there and shown (else the newest shown). */
+  function keepCurrent() {
+    if (current && current.isConnected && !current.hasAttribute('hidden')) return;
+    const firsts = firstsShown();
+    makeCurrent(firsts[firsts.length - 1] || null);
   }
 
   /** Places the shown rows one under the other and sizes the drawing. */
@@ -190,6 +215,7 @@ function sequenceDiagram(platform) {
     stickyBack.setAttribute('width', width);
     for (const line of laneGroup.querySelectorAll('.lane-line')) line.setAttribute('y2', height);
     empty.toggleAttribute('hidden', row > 0 || entries.length > 0);
+    keepCurrent();
     count.textContent = entries.length === 0 ? '' : row === entries.length
       ? `${entries.length} message${entries.length === 1 ? '' : 's'}` : `${row} of ${entries.length} messages shown`;
     return row;
@@ -224,6 +250,7 @@ function sequenceDiagram(platform) {
     });
     arrowGroup.append(...entry.nodes);
     entries.push(entry);
+    conversationCounts.set(conversation, (conversationCounts.get(conversation) || 0) + 1);
     if (!conversations.has(conversation)) {
       conversations.set(conversation, conversation === NO_CONVERSATION ? 'No conversation id'
         : `${shortID(conversation)} · ${message.performative} from ${from}`);
@@ -231,11 +258,22 @@ function sequenceDiagram(platform) {
     }
     if (!performatives.has(message.performative)) { performatives.add(message.performative); fillPerformatives(); }
     let dropped = false;
+    let forgotten = false;
     while (entries.length > CAP) {
       const old = entries.shift();
+      if (old.nodes.includes(document.activeElement)) frame.focus();  // focus does not fall to the page
       old.nodes.forEach((n) => n.remove());
       if (old === selected) dropped = true;
+      // A conversation whose messages are all gone leaves the filter (the list stays bounded).
+      const left = conversationCounts.get(old.conversation) - 1;
+      if (left > 0) conversationCounts.set(old.conversation, left);
+      else if (old.conversation !== conversationFilter.value) {
+        conversationCounts.delete(old.conversation);
+        conversations.delete(old.conversation);
+        forgotten = true;
+      } else conversationCounts.set(old.conversation, 0);
     }
+    if (forgotten) fillConversations();
     if (dropped) select(null);
     layout();
     if (follow) frame.scrollTop = frame.scrollHeight;
@@ -268,9 +306,23 @@ function sequenceDiagram(platform) {
   };
   svg.addEventListener('click', pick);
   svg.addEventListener('keydown', (event) => {
-    if (event.key !== 'Enter' && event.key !== ' ') return;
+    const node = event.target.closest && event.target.closest('g.arrow');
+    if (!node) return;
+    if (event.key === 'Enter' || event.key === ' ') {
+      event.preventDefault();
+      pick(event);
+      return;
+    }
+    const firsts = firstsShown();
+    const at = firsts.findIndex((f) => f.dataset.message === node.dataset.message);
+    const next = { ArrowDown: at + 1, ArrowUp: at - 1, Home: 0, End: firsts.length - 1 }[event.key];
+    if (next === undefined || !firsts[next]) return;
     event.preventDefault();
-    pick(event);
+    makeCurrent(firsts[next], true);
+  });
+  svg.addEventListener('focusin', (event) => {
+    const node = event.target.closest && event.target.closest('g.arrow');
+    if (node && node !== current) makeCurrent(node);
   });
   conversationFilter.addEventListener('change', layout);
   performativeFilter.addEventListener('change', layout);
@@ -286,6 +338,7 @@ function sequenceDiagram(platform) {
     replace(laneGroup);
     replace(stickyHeads);
     conversations.clear();
+    conversationCounts.clear();
     performatives.clear();
     fillConversations();
     fillPerformatives();
