@@ -196,7 +196,7 @@ let package = Package(
         // Helpers shared by the test targets: the sade executable as a process, seeded randomness,
         // the SMTP and webhook servers (Python) tests talk to.
         .target(
-            name: "SADETestSupport", dependencies: ["SADEPostgres", "SADEHealth", .product(name: "PostgresNIO", package: "postgres-nio")],
+            name: "SADETestSupport", dependencies: ["SADEPostgres", "SADEHealth", "SADENet", .product(name: "PostgresNIO", package: "postgres-nio")],
             path: "Tests/SADETestSupport", resources: [.copy("Servers")]
         ),
         .testTarget(name: "SADEACLTests", dependencies: ["SADEACL", "SADETestSupport"]),

@@ -19,25 +19,20 @@ import time
 
 import spade
 from spade.agent import Agent
-from spade.behaviour import CyclicBehaviour, OneShotBehaviour
+from spade.behaviour import OneShotBehaviour
 from spade.message import Message
+from spade_pingpong import Ponger  # beside this file
 
 PASSWORD = "bench"
 
 
-class Echo(Agent):
-    class Answer(CyclicBehaviour):
-        async def run(self):
-            request = await self.receive(timeout=10)
-            if request is not None:
-                reply = request.make_reply()
-                reply.set_metadata("performative", "inform")
-                await self.send(reply)
+class Echo(Ponger):
+    """The pingpong suite's ponger, online for the SADE agents that write to it."""
 
     async def setup(self):
         self.presence.approve_all = True
         self.presence.set_available()
-        self.add_behaviour(self.Answer())
+        await super().setup()
 
 
 class Pinger(Agent):

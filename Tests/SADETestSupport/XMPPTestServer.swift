@@ -1,4 +1,5 @@
 import Foundation
+import SADENet
 
 /// An XMPP server the interop tests start and stop, on a free loopback port, for
 /// `localhost`: Debian's Prosody, or SPADE's own (pyjabber, what `spade run` starts).
@@ -28,32 +29,12 @@ public struct XMPPTestServer: Sendable, CustomStringConvertible {
         let directory = authority.directory
         let port = try closedPort()
         try FileManager.default.createDirectory(at: directory.appendingPathComponent("data"), withIntermediateDirectories: true)
-        let configuration = """
-            pidfile = "\(directory.path)/prosody.pid"
-            data_path = "\(directory.path)/data"
-            run_as_root = true
-            interfaces = { "127.0.0.1" }
-            c2s_ports = { \(port) }
-            s2s_ports = { }
-            http_ports = { }
-            https_ports = { }
-            c2s_direct_tls_ports = { }
-            modules_enabled = { "roster"; "saslauth"; "tls"; "disco"; "register"; "ping"; "posix" }
-            modules_disabled = { "s2s"; "offline" }
-            allow_registration = true
-            min_seconds_between_registrations = 0
-            c2s_require_encryption = true
-            authentication = "internal_hashed"
-            storage = "internal"
-            certificates = "\(directory.path)"
-            log = { info = "*console" }
-            VirtualHost "localhost"
-                ssl = { certificate = "\(authority.serverCertificate)"; key = "\(authority.serverKey)" }
-            """
+        let configuration = ProsodyConfiguration.text(
+            directory: directory.path, port: port, certificate: authority.serverCertificate, key: authority.serverKey)
         let file = directory.appendingPathComponent("prosody.cfg.lua")
         try Data(configuration.utf8).write(to: file)
         let process = try SadeProcess(["-F", "--config", file.path], executable: URL(fileURLWithPath: TestTools.locate("prosody")!))
-        guard await process.line(containing: "Activated service 'c2s' on [127.0.0.1]:\(port)") != nil else {
+        guard await process.line(containing: ProsodyConfiguration.readyLine(port: port)) != nil else {
             throw SadeProcessError.notListening(await process.finish().output)
         }
         return XMPPTestServer(kind: .prosody, process: process, port: port, directory: directory, certificateAuthority: authority.certificateAuthority)

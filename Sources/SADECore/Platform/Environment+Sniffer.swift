@@ -59,15 +59,14 @@ struct Sniffer: Sendable {
 /// The sniffers of a platform, and how many there are (read on every routing).
 final class Sniffers: Sendable {
     let count = Atomic<Int>(0)
-    /// The readers by id, and the same as a list made when they change: telling a
-    /// message takes the list (a reference count) rather than building one.
-    private let readers = Mutex<(next: Int, byID: [Int: Sniffer], list: [Sniffer])>((0, [:], []))
+    /// The readers with their ids: telling a message copies the array (a reference
+    /// count), it builds nothing.
+    private let readers = Mutex<(next: Int, list: [(id: Int, sniffer: Sniffer)])>((0, []))
 
     func add(_ sniffer: Sniffer) -> Int {
         readers.withLock { readers in
             readers.next += 1
-            readers.byID[readers.next] = sniffer
-            readers.list = Array(readers.byID.values)
+            readers.list.append((readers.next, sniffer))
             count.store(readers.list.count, ordering: .relaxed)
             return readers.next
         }
@@ -75,14 +74,13 @@ final class Sniffers: Sendable {
 
     func remove(_ id: Int) {
         readers.withLock { readers in
-            readers.byID[id] = nil
-            readers.list = Array(readers.byID.values)
+            readers.list.removeAll { $0.id == id }
             count.store(readers.list.count, ordering: .relaxed)
         }
     }
 
     func tell(_ message: ACLMessage) {
-        for sniffer in readers.withLock({ $0.list }) where sniffer.wants(message) {
+        for (_, sniffer) in readers.withLock({ $0.list }) where sniffer.wants(message) {
             sniffer.continuation.yield(message)
         }
     }

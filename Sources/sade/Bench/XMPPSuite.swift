@@ -128,32 +128,11 @@ struct BenchXMPPServer {
         let port = try freePort()
         let directory = certificates.directory.path
         try FileManager.default.createDirectory(atPath: directory + "/data", withIntermediateDirectories: true)
-        let configuration = """
-            pidfile = "\(directory)/prosody.pid"
-            data_path = "\(directory)/data"
-            run_as_root = true
-            interfaces = { "127.0.0.1" }
-            c2s_ports = { \(port) }
-            s2s_ports = { }
-            http_ports = { }
-            https_ports = { }
-            c2s_direct_tls_ports = { }
-            modules_enabled = { "roster"; "saslauth"; "tls"; "disco"; "register"; "ping"; "posix" }
-            modules_disabled = { "s2s"; "offline" }
-            allow_registration = true
-            min_seconds_between_registrations = 0
-            c2s_require_encryption = true
-            authentication = "internal_hashed"
-            storage = "internal"
-            certificates = "\(directory)"
-            log = { info = "*console" }
-            VirtualHost "localhost"
-                ssl = { certificate = "\(tls.certificateFile)"; key = "\(tls.keyFile)" }
-            """
+        let configuration = ProsodyConfiguration.text(directory: directory, port: port, certificate: tls.certificateFile, key: tls.keyFile)
         try Data(configuration.utf8).write(to: URL(fileURLWithPath: directory + "/prosody.cfg.lua"))
         let process = try ChildProcess(URL(fileURLWithPath: prosody), ["-F", "--config", directory + "/prosody.cfg.lua"], silenceErrors: true)
         let server = BenchXMPPServer(port: port, process: process, certificates: certificates, authority: tls.certificateAuthorityFile)
-        guard await process.line(containing: "Activated service 'c2s' on [127.0.0.1]:\(port)") != nil else {
+        guard await process.line(containing: ProsodyConfiguration.readyLine(port: port)) != nil else {
             server.stop()
             throw BenchError.peerFailed("Prosody did not start listening on port \(port)")
         }
