@@ -151,8 +151,9 @@ public final class MonitoringSystem: Sendable {
     private let homeRelay = Mutex<HomeRelay?>(nil)
     /// What runs on one node only (the home agents, the issue track's office).
     private let singletons = Singletons()
-    /// Whether a notification to the other nodes is on its way.
-    private let notifying = Mutex(false)
+    /// Whether a notification to the other nodes is on its way, and whether samples
+    /// were accepted since it left (then another follows it).
+    private let notifying = Mutex((onItsWay: false, again: false))
 
     /// Keeps `task` running until ``shutdown()``, which cancels it.
     public func keep(_ task: Task<Void, Never>) {
@@ -274,16 +275,23 @@ public final class MonitoringSystem: Sendable {
         samplesCounter.increment(by: count)
         pipeline.wake()
         guard let postgres = configuration.postgres, !pipeline.gate.shards.isAll else { return }
-        let idle = notifying.withLock { busy in
-            defer { busy = true }
-            return !busy
+        let idle = notifying.withLock { state in
+            if state.onItsWay { state.again = true }
+            defer { state.onItsWay = true }
+            return !state.onItsWay
         }
-        if idle {
-            // Other nodes evaluate some patients: tell them, rather than have them wait for
-            // their next cycle — one notification at a time, however many requests come meanwhile.
-            Task { [node = configuration.nodeName] in
+        guard idle else { return }
+        // Other nodes evaluate some patients: tell them, rather than have them wait for
+        // their next cycle — one notification at a time, however many requests come
+        // meanwhile, and one more after it when some did (the other nodes may have read
+        // before those samples were stored).
+        Task { [node = configuration.nodeName] in
+            repeat {
                 try? await postgres.notify(Self.samplesChannel, node)
-                self.notifying.withLock { $0 = false }
+            } while notifying.withLock { state in
+                state.onItsWay = state.again  // another round when samples came meanwhile
+                state.again = false
+                return state.onItsWay
             }
         }
     }
