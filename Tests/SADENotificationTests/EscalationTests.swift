@@ -67,6 +67,29 @@ struct EscalationTests {
         await outbox.stop()
     }
 
+    @Test("a new alert tells the step it took as the outbox keeps it, with no read; a duplicate leaves its steps to a read", arguments: OutboxBackend.allCases)
+    func stepsTakenWhenRaised(_ backend: OutboxBackend) async throws {
+        let (clock, time) = manualTime()
+        let outbox = try await backend.outbox(channels: [AppNotificationHub()], clock: time)
+        await outbox.start()
+        let desk = AlertDesk(outbox: outbox)
+        clock.advance(by: .milliseconds(1_234))  // a time with a fraction of a second
+        let alarm = Notice(recipients: [], severity: .alarm, title: "Bed 7: NEWS2 8", body: "b", subject: "p-7", deduplicationKey: "p-7-news2")
+        let raised = try await desk.raiseAlert(alarm, policy: Self.policy)
+        #expect(raised.notice.id == alarm.id)
+        #expect(raised.stepsTaken?.map(\.step) == [0])
+        #expect(raised.stepsTaken == (try await outbox.escalations(of: alarm.id)), "what a read gives")
+        let quiet = Notice(recipients: [], severity: .warning, title: "Bed 8: SpO2 90", body: "b", subject: "p-8")
+        let later = EscalationPolicy([.init(after: .seconds(300), notify: [.user("doctor1")])])
+        #expect(try await desk.raiseAlert(quiet, policy: later).stepsTaken == [], "no step at once")
+        let again = Notice(recipients: [], severity: .alarm, title: "Bed 7: NEWS2 9", body: "b", subject: "p-7", deduplicationKey: "p-7-news2")
+        let duplicate = try await desk.raiseAlert(again, policy: Self.policy)
+        #expect(duplicate.notice.id == alarm.id && duplicate.stepsTaken == nil)
+        let info = Notice(recipients: [.user("nurse1")], severity: .information, title: "Bed 9 discharged", body: "b")
+        #expect(try await desk.raiseAlert(info, policy: Self.policy).stepsTaken == [], "information is just sent")
+        await outbox.stop()
+    }
+
     @Test("acknowledging stops the escalation; the first acknowledgement counts", arguments: OutboxBackend.allCases)
     func acknowledgementStops(_ backend: OutboxBackend) async throws {
         let (clock, time) = manualTime()

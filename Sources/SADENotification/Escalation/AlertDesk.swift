@@ -25,15 +25,21 @@ public actor AlertDesk {
     /// just sent. Returns the alert as stored (an open duplicate, if there is one).
     @discardableResult
     public func raise(_ alert: Notice, policy: EscalationPolicy) async throws -> Notice {
-        guard alert.severity.needsAcknowledgement else { return try await outbox.send(alert) }
+        try await raiseAlert(alert, policy: policy).notice
+    }
+
+    /// ``raise(_:policy:)``, also telling the escalation steps taken with the alert
+    /// when they are known without a read: a new alert's immediate step (or none).
+    package func raiseAlert(_ alert: Notice, policy: EscalationPolicy) async throws -> RaisedAlert {
+        guard alert.severity.needsAcknowledgement else { return RaisedAlert(notice: try await outbox.send(alert), stepsTaken: []) }
         var alert = alert
         if let first = policy.steps.first, first.after == .zero {  // the first step is the alert itself
             alert.recipients += first.recipients.filter { !alert.recipients.contains($0) }
         }
-        let stored = try await outbox.sendAlert(alert, policy: policy)
-        guard stored.id == alert.id, escalations[alert.id] == nil else { return stored }
+        let raised = try await outbox.sendAlert(alert, policy: policy)
+        guard raised.notice.id == alert.id, escalations[alert.id] == nil else { return raised }
         schedule(alert, policy: policy, raisedAt: outbox.clock.now, taken: policy.steps.first?.after == .zero ? [0] : [])
-        return stored
+        return raised
     }
 
     /// Schedules again the escalations of alerts still open in the outbox's database

@@ -65,3 +65,12 @@ public struct EscalationRecord: Hashable, Sendable {
     /// Who it went to.
     public let recipients: [Recipient]
 }
+
+/// An alert as ``AlertDesk`` raised it.
+package struct RaisedAlert: Sendable {
+    /// The alert as stored: the new one, or the open duplicate that stands for it.
+    package let notice: Notice
+    /// The escalation steps taken with it when known without a read (a new alert's
+    /// immediate step, or none); `nil` for a duplicate, whose steps are in the outbox.
+    package let stepsTaken: [EscalationRecord]?
+}

@@ -55,12 +55,20 @@ actor AlertDispatcher {
             episode.detectorEpisodes.insert(anomaly.episode)
             episodes[key] = episode
             guard episode.alert == nil, rules.pages(anomaly) else { return }
-            if anomaly.kind == .noData, try await registry.patient(anomaly.patient)?.sector == nil { return }  // not admitted
-            if let open = try await book.openEpisodeAlert(of: key.patient, category: key.category) {
+            // Independent reads go together (each a trip to the database when it is shared):
+            // the episode's alert if another run raised it, the patient, the sectors.
+            async let openAlert = book.openEpisodeAlert(of: key.patient, category: key.category)
+            async let record = registry.patient(anomaly.patient)
+            async let sectors = registry.sectors(of: nil)
+            let (open, patient, allSectors) = try await (openAlert, record, sectors)
+            if anomaly.kind == .noData, patient?.sector == nil { return }  // not admitted
+            if let open {
                 episodes[key]?.alert = open
             } else {
                 let deduplicationKey = "\(Self.keyPrefix)\(key.patient):\(key.category.rawValue):\(episode.id)"
-                episodes[key]?.alert = try await raise(anomaly, category: key.category, deduplicationKey: deduplicationKey, agent: agent)
+                let sector = patient?.sector.flatMap { id in allSectors.first { $0.id == id } }
+                episodes[key]?.alert = try await raise(
+                    anomaly, patient: patient, sector: sector, category: key.category, deduplicationKey: deduplicationKey, agent: agent)
             }
         } catch {
             agent.logger.error("anomaly not handled", metadata: ["patient": "\(anomaly.patient)", "error": "\(error)"])
@@ -82,19 +90,15 @@ actor AlertDispatcher {
 
     /// Finds the assignee by Contract Net, raises the alert through the desk with its
     /// escalation policy, records it. Returns the alert's id.
-    private func raise(_ anomaly: Anomaly, category: AlertCategory, deduplicationKey: String, agent: Agent) async throws -> UUID {
-        // Independent reads go together: the patient with the sectors, the Contract Net
-        // with the sector's doctors (each a trip to the database when it is shared).
-        async let record = registry.patient(anomaly.patient)
-        async let sectors = registry.sectors(of: nil)
-        let patient = try await record
-        var sector: HospitalSector?
+    private func raise(
+        _ anomaly: Anomaly, patient: Patient?, sector: HospitalSector?, category: AlertCategory, deduplicationKey: String, agent: Agent
+    ) async throws -> UUID {
         var assignee: StaffID?
         var doctors: [StaffID] = []
-        if let id = patient?.sector, let found = try await sectors.first(where: { $0.id == id }) {
-            sector = found
-            async let onDuty = sectorDoctors(found)
-            assignee = await assign(anomaly, sector: found, agent: agent)
+        if let sector {
+            // The Contract Net while the sector's doctors are read.
+            async let onDuty = sectorDoctors(sector)
+            assignee = await assign(anomaly, sector: sector, agent: agent)
             doctors = try await onDuty
         }
         let mailingList = sector?.mailingList ?? []
@@ -118,8 +122,9 @@ actor AlertDispatcher {
         let notice = Notice(
             recipients: [], severity: anomaly.severity == .alarm ? .alarm : .warning, title: text.title, body: text.message,
             subject: anomaly.patient.rawValue, createdAt: book.outbox.clock.now, deduplicationKey: deduplicationKey)
-        let stored = try await book.desk.raise(notice, policy: policy)
-        let steps = try await book.outbox.escalations(of: stored.id)
+        let raised = try await book.desk.raiseAlert(notice, policy: policy)
+        let stored = raised.notice
+        let steps = if let taken = raised.stepsTaken { taken } else { try await book.outbox.escalations(of: stored.id) }
         try await book.record(AlertRecord(
             id: stored.id, patient: anomaly.patient, sector: sector?.id, category: category, severity: stored.severity,
             title: stored.title, message: stored.body, raisedAt: stored.createdAt, assignee: assignee,

@@ -109,8 +109,9 @@ package struct PostgresOutboxStore: OutboxStore {
 
     /// Inserts `notice` with its deliveries — and, for an alert, its escalation `policy`
     /// and (when `takesFirstStep`) its first step — unless the same notice or an open
-    /// duplicate of its key is there: a look and one statement inserting every row, as
-    /// few trips as an alert's raising can take.
+    /// duplicate of its key is there: one statement looks and inserts every row, as few
+    /// trips as an alert's raising can take (the key's lock is taken before it, so that
+    /// its snapshot sees what a node that held the lock committed).
     private static func insert(
         _ notice: Notice, channels: [String], at now: Date, policy: String? = nil, takesFirstStep: Bool = false,
         on connection: PostgresConnection
@@ -119,11 +120,14 @@ package struct PostgresOutboxStore: OutboxStore {
             // Two nodes sending the same key at once: the second waits for the first's commit.
             try await run("SELECT pg_advisory_xact_lock(hashtextextended(\("outbox:" + key), 0))", on: connection)
         }
-        // The same notice (sent on another node), else an open duplicate of its key: on its
-        // way, reached someone and open, or escalating (as ``SQLiteOutboxStore``).
-        let found = try await run(
+        // `found`: the same notice (sent on another node), else an open duplicate of its key:
+        // on its way, reached someone and open, or escalating (as ``SQLiteOutboxStore``);
+        // the notice and its rows are inserted only when there is none.
+        let at = now.timeIntervalSince1970
+        let rows = try await run(
             """
-            SELECT payload FROM (
+            WITH found AS (
+              SELECT payload FROM (
                 SELECT payload, 0 AS rank FROM outbox_notification WHERE id = \(notice.id.uuidString)
                 UNION ALL (
                     SELECT payload, 1 FROM outbox_notification n WHERE \(notice.deduplicationKey)::TEXT IS NOT NULL
@@ -132,15 +136,11 @@ package struct PostgresOutboxStore: OutboxStore {
                             OR (d.status = 'delivered' AND n.severity IN ('warning', 'alarm') AND n.acknowledged_at IS NULL)))
                         OR (n.acknowledged_at IS NULL AND EXISTS (SELECT 1 FROM outbox_policy p WHERE p.alert_id = n.id)))
                     ORDER BY created_at DESC LIMIT 1)
-            ) AS found ORDER BY rank LIMIT 1
-            """, on: connection)
-        if let payload = found.first { return OutboxInsertion(notice: try OutboxCoding.notice(payload.decode(String.self)), inserted: false) }
-        let at = now.timeIntervalSince1970
-        let inserted = try await run(
-            """
-            WITH notification AS (
+              ) AS candidates ORDER BY rank LIMIT 1
+            ), notification AS (
                 INSERT INTO outbox_notification (id, payload, severity, created_at, deduplication_key)
-                VALUES (\(notice.id.uuidString), \(try OutboxCoding.text(notice)), \(notice.severity.rawValue), \(at), \(notice.deduplicationKey))
+                SELECT \(notice.id.uuidString), \(try OutboxCoding.text(notice)), \(notice.severity.rawValue), \(at), \(notice.deduplicationKey)::TEXT
+                WHERE NOT EXISTS (SELECT 1 FROM found)
                 ON CONFLICT (id) DO NOTHING RETURNING id
             ), delivery AS (
                 INSERT INTO outbox_delivery (notification_id, channel, status, next_attempt_at)
@@ -153,9 +153,11 @@ package struct PostgresOutboxStore: OutboxStore {
                 INSERT INTO outbox_escalation (alert_id, step, at, notification_id, recipients)
                 SELECT id, 0, \(at), id, \(try OutboxCoding.text(notice.recipients)) FROM notification WHERE \(takesFirstStep) RETURNING 1
             )
-            SELECT id FROM notification
+            SELECT (SELECT payload FROM found), EXISTS (SELECT 1 FROM notification)
             """, on: connection)
-        guard !inserted.isEmpty else {  // the same notice, sent on another node meanwhile
+        let (found, inserted) = try rows[0].decode((String?, Bool).self)
+        if let found { return OutboxInsertion(notice: try OutboxCoding.notice(found), inserted: false) }
+        guard inserted else {  // the same notice, sent on another node meanwhile
             let payload = try await run("SELECT payload FROM outbox_notification WHERE id = \(notice.id.uuidString)", on: connection)
             return OutboxInsertion(notice: try payload.first.map { try OutboxCoding.notice($0.decode(String.self)) } ?? notice, inserted: false)
         }
