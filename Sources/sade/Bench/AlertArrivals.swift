@@ -69,33 +69,49 @@ actor AlertArrivals {
     }
 }
 
-/// Splits a Server-Sent Events byte stream into events and picks the patients of the
-/// `alert` events (their `data:` is a JSON object with `patient`).
+/// Splits a Server-Sent Events byte stream into lines and picks the patients of the
+/// `alert` events (their `data:` is a JSON object with `patient`). Bytes are scanned as
+/// they are and only an alert's data is read as text: a dashboard's stream carries
+/// every sample, and the reader shares the cores with the servers it measures.
 struct ServerSentEventLines {
-    private var pending = ""
-    private var event = ""
-    private var data = ""
+    /// The bytes of the line not ended yet.
+    private var partial: [UInt8] = []
+    private var isAlert = false
+    private var data: [UInt8] = []
 
     /// The patients of the alert events completed by `chunk`.
     mutating func alerts(in chunk: ByteBuffer) -> [String] {
-        pending += String(buffer: chunk)
         var patients: [String] = []
-        while let end = pending.firstIndex(of: "\n") {
-            let line = String(pending[..<end])
-            pending.removeSubrange(...end)
-            if line.isEmpty {
-                if event == "alert", let object = try? JSONSerialization.jsonObject(with: Data(data.utf8)) as? [String: Any],
-                    let patient = object["patient"] as? String
-                {
-                    patients.append(patient)
+        chunk.withUnsafeReadableBytes { bytes in
+            var start = bytes.startIndex
+            while let end = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) {
+                if partial.isEmpty {
+                    take(line: bytes[start..<end], into: &patients)
+                } else {
+                    partial += bytes[start..<end]
+                    take(line: partial[...], into: &patients)
+                    partial = []
                 }
-                (event, data) = ("", "")
-            } else if line.hasPrefix("event:") {
-                event = line.dropFirst(6).trimmingCharacters(in: .whitespaces)
-            } else if line.hasPrefix("data:") {
-                data += line.dropFirst(5).trimmingCharacters(in: .whitespaces)
+                start = end + 1
             }
+            partial += bytes[start...]
         }
         return patients
     }
+
+    private mutating func take<Line: Collection<UInt8>>(line: Line, into patients: inout [String]) {
+        if line.isEmpty {  // the event is complete
+            if isAlert, let object = try? JSONSerialization.jsonObject(with: Data(data)) as? [String: Any], let patient = object["patient"] as? String {
+                patients.append(patient)
+            }
+            (isAlert, data) = (false, [])
+        } else if line.starts(with: Self.eventField) {
+            isAlert = String(decoding: line.dropFirst(Self.eventField.count), as: UTF8.self).trimmingCharacters(in: .whitespaces) == "alert"
+        } else if line.starts(with: Self.dataField), isAlert {  // the server names the event before its data
+            data += line.dropFirst(Self.dataField.count)
+        }
+    }
+
+    private static let eventField = Array("event:".utf8)
+    private static let dataField = Array("data:".utf8)
 }
