@@ -276,9 +276,12 @@ public final class MonitoringSystem: Sendable {
         pipeline.wake()
         guard let postgres = configuration.postgres, !pipeline.gate.shards.isAll else { return }
         let idle = notifying.withLock { state in
-            if state.onItsWay { state.again = true }
-            defer { state.onItsWay = true }
-            return !state.onItsWay
+            guard !state.onItsWay else {
+                state.again = true
+                return false
+            }
+            state.onItsWay = true
+            return true
         }
         guard idle else { return }
         // Other nodes evaluate some patients: tell them, rather than have them wait for
@@ -287,8 +290,9 @@ public final class MonitoringSystem: Sendable {
         // before those samples were stored).
         Task { [node = configuration.nodeName] in
             repeat {
+                self.notifying.withLock { $0.again = false }  // this one tells of the samples accepted so far
                 try? await postgres.notify(Self.samplesChannel, node)
-            } while notifying.withLock { state in
+            } while self.notifying.withLock { state in
                 state.onItsWay = state.again  // another round when samples came meanwhile
                 state.again = false
                 return state.onItsWay

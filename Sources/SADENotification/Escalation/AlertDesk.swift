@@ -31,7 +31,10 @@ public actor AlertDesk {
     /// ``raise(_:policy:)``, also telling the escalation steps taken with the alert
     /// when they are known without a read: a new alert's immediate step (or none).
     package func raiseAlert(_ alert: Notice, policy: EscalationPolicy) async throws -> RaisedAlert {
-        guard alert.severity.needsAcknowledgement else { return RaisedAlert(notice: try await outbox.send(alert), stepsTaken: []) }
+        guard alert.severity.needsAcknowledgement else {
+            let sent = try await outbox.send(alert)
+            return RaisedAlert(notice: sent, stepsTaken: sent.id == alert.id ? [] : nil)  // a duplicate may be escalating
+        }
         var alert = alert
         if let first = policy.steps.first, first.after == .zero {  // the first step is the alert itself
             alert.recipients += first.recipients.filter { !alert.recipients.contains($0) }

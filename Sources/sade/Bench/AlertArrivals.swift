@@ -90,7 +90,7 @@ struct ServerSentEventLines {
                 } else {
                     partial += bytes[start..<end]
                     take(line: partial[...], into: &patients)
-                    partial = []
+                    partial.removeAll(keepingCapacity: true)
                 }
                 start = end + 1
             }
@@ -100,13 +100,14 @@ struct ServerSentEventLines {
     }
 
     private mutating func take<Line: Collection<UInt8>>(line: Line, into patients: inout [String]) {
-        if line.isEmpty {  // the event is complete
+        if line.isEmpty || line.elementsEqual([UInt8(ascii: "\r")]) {  // the event is complete
             if isAlert, let object = try? JSONSerialization.jsonObject(with: Data(data)) as? [String: Any], let patient = object["patient"] as? String {
                 patients.append(patient)
             }
             (isAlert, data) = (false, [])
         } else if line.starts(with: Self.eventField) {
-            isAlert = String(decoding: line.dropFirst(Self.eventField.count), as: UTF8.self).trimmingCharacters(in: .whitespaces) == "alert"
+            let name = line.dropFirst(Self.eventField.count).filter { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\r") }
+            isAlert = name.elementsEqual(Self.alertName)
         } else if line.starts(with: Self.dataField), isAlert {  // the server names the event before its data
             data += line.dropFirst(Self.dataField.count)
         }
@@ -114,4 +115,5 @@ struct ServerSentEventLines {
 
     private static let eventField = Array("event:".utf8)
     private static let dataField = Array("data:".utf8)
+    private static let alertName = Array("alert".utf8)
 }

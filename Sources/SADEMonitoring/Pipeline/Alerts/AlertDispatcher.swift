@@ -55,13 +55,13 @@ actor AlertDispatcher {
             episode.detectorEpisodes.insert(anomaly.episode)
             episodes[key] = episode
             guard episode.alert == nil, rules.pages(anomaly) else { return }
+            if anomaly.kind == .noData, try await registry.patient(anomaly.patient)?.sector == nil { return }  // not admitted
             // Independent reads go together (each a trip to the database when it is shared):
             // the episode's alert if another run raised it, the patient, the sectors.
             async let openAlert = book.openEpisodeAlert(of: key.patient, category: key.category)
             async let record = registry.patient(anomaly.patient)
             async let sectors = registry.sectors(of: nil)
             let (open, patient, allSectors) = try await (openAlert, record, sectors)
-            if anomaly.kind == .noData, patient?.sector == nil { return }  // not admitted
             if let open {
                 episodes[key]?.alert = open
             } else {

@@ -17,7 +17,10 @@ package protocol OutboxStore: Sendable {
     func insert(_ notice: Notice, channels: [String], at now: Date) async throws -> OutboxInsertion
 
     /// Stores an alert as ``insert(_:channels:at:)`` does, with its escalation policy and,
-    /// when `takesFirstStep`, step 0 taken — all or nothing.
+    /// when `takesFirstStep`, step 0 taken — all or nothing. Step 0 is read back as
+    /// `EscalationRecord(alertID: alert.id, step: 0, at: now, notificationID: alert.id,
+    /// recipients: alert.recipients)`, `now` as seconds since 1970 in a `Double`:
+    /// ``NotificationOutbox`` tells it without reading it back.
     func insertAlert(_ alert: Notice, channels: [String], policy: EscalationPolicy, takesFirstStep: Bool, at now: Date) async throws
         -> OutboxInsertion
 

@@ -155,7 +155,8 @@ package struct PostgresOutboxStore: OutboxStore {
             )
             SELECT (SELECT payload FROM found), EXISTS (SELECT 1 FROM notification)
             """, on: connection)
-        let (found, inserted) = try rows[0].decode((String?, Bool).self)
+        guard let row = rows.first else { throw NotificationError.unknownNotification(notice.id) }  // a SELECT without FROM: never
+        let (found, inserted) = try row.decode((String?, Bool).self)
         if let found { return OutboxInsertion(notice: try OutboxCoding.notice(found), inserted: false) }
         guard inserted else {  // the same notice, sent on another node meanwhile
             let payload = try await run("SELECT payload FROM outbox_notification WHERE id = \(notice.id.uuidString)", on: connection)
