@@ -5,6 +5,7 @@ let package = Package(
     name: "SADE",
     platforms: [.macOS(.v15)],
     products: [
+        .library(name: "SADEProcess", targets: ["SADEProcess"]),
         .library(name: "SADEACL", targets: ["SADEACL"]),
         .library(name: "SADECore", targets: ["SADECore"]),
         .library(name: "SADENet", targets: ["SADENet"]),
@@ -40,6 +41,10 @@ let package = Package(
         .package(url: "https://github.com/vapor/postgres-nio", exact: "1.33.2"),
     ],
     targets: [
+        // Child processes that start clean (empty signal mask, default dispositions, a group
+        // of their own) and are stopped with their group, also when this process dies.
+        .target(name: "SADEProcess", dependencies: ["CSADEProcess"]),
+        .target(name: "CSADEProcess"),
         // Layer 1: FIPA-ACL message value types. No I/O.
         .target(name: "SADEACL"),
         // Layer 2: agents, BDI reasoning, behaviours, the platform (AMS, DF, delivery).
@@ -179,6 +184,7 @@ let package = Package(
             dependencies: [
                 "SADEACL", "SADECore", "SADENet", "SADEHealth", "SADEHealthSQLite", "SADENotification", "SADEExamples",
                 "SADEIssueTrack", "SADEMonitoring", "SADEServer", "SADEHome", "SADEHomeSQLite", "SADEPostgres", "SADEHealthPostgres",
+                "SADEProcess",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
@@ -196,7 +202,7 @@ let package = Package(
         // Helpers shared by the test targets: the sade executable as a process, seeded randomness,
         // the SMTP and webhook servers (Python) tests talk to.
         .target(
-            name: "SADETestSupport", dependencies: ["SADEPostgres", "SADEHealth", "SADENet", .product(name: "PostgresNIO", package: "postgres-nio")],
+            name: "SADETestSupport", dependencies: ["SADEProcess", "SADEPostgres", "SADEHealth", "SADENet", .product(name: "PostgresNIO", package: "postgres-nio")],
             path: "Tests/SADETestSupport", resources: [.copy("Servers")]
         ),
         .testTarget(name: "SADEACLTests", dependencies: ["SADEACL", "SADETestSupport"]),

@@ -43,7 +43,7 @@ struct BenchQuickTests {
     @Test("the xmpp suite (on demand) prints SADE↔SADE, SADE↔SPADE and SPADE↔SADE round trips against SPADE↔SPADE on one Prosody")
     func xmppSuite() async throws {
         try TestTools.requireCommands(["prosody", "openssl"])
-        try TestTools.requirePython(modules: ["spade"])
+        try await TestTools.requirePython(modules: ["spade"])
         let result = try await SadeProcess(
             ["bench", "--suite", "xmpp", "--quick", "--json"], directory: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
                 .deletingLastPathComponent().deletingLastPathComponent(),  // the peers' scripts are in Benchmarks/peers

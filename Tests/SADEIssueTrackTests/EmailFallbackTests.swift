@@ -47,8 +47,10 @@ struct EmailFallbackTests {
 
     @Test("the mail server is down: the round says the outbox retries, with the error")
     func mailServerDown() async throws {
+        let refused = try ReservedPort()
+        defer { withExtendedLifetime(refused) {} }
         let office = try await Office(mail: EmailChannel(SMTPConfiguration(
-            host: "127.0.0.1", port: try closedPort(), sender: "issues@acme.example", timeout: .seconds(5))))
+            host: "127.0.0.1", port: refused.port, sender: "issues@acme.example", timeout: .seconds(5))))
         let robert = try await office.reporter()
         let round = try await robert.register(Office.issue(.critical, dueInHours: 3, service: "prototyping"))
         await office.outbox.stop()

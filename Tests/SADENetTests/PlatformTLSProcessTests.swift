@@ -9,9 +9,9 @@ struct PlatformTLSProcessTests {
         gets no answer but a failure; a platform named otherwise than its certificate does not start
         """)
     func requestOverMutualTLS() async throws {
-        let deployment = try TestCertificateAuthority.make()
+        let deployment = try await TestCertificateAuthority.make()
         defer { deployment.remove() }
-        let north = try deployment.issue(commonName: "north"), desk = try deployment.issue(commonName: "desk")
+        let north = try await deployment.issue(commonName: "north"), desk = try await deployment.issue(commonName: "desk")
         let tls = { (pair: (certificate: String, key: String)) in
             ["--tls-cert", pair.certificate, "--tls-key", pair.key, "--tls-ca", deployment.certificateAuthority]
         }

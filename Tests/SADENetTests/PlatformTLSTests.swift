@@ -16,7 +16,7 @@ struct PlatformTLSTests {
         var configuration = quickConfiguration
         configuration.connectAttempts = 2
         if let authority, let trusted {
-            let (certificate, key) = try authority.issue(commonName: name ?? platform.name)
+            let (certificate, key) = try await authority.issue(commonName: name ?? platform.name)
             configuration.tls = PlatformTLS(
                 certificateFile: certificate, keyFile: key, certificateAuthorityFile: trusted.certificateAuthority)
         }
@@ -25,7 +25,7 @@ struct PlatformTLSTests {
 
     @Test("two platforms of one CA talk both ways; a platform of another CA, or without TLS, cannot reach them: its sender gets a failure")
     func onlyTrustedPlatformsConnect() async throws {
-        let deployment = try TestCertificateAuthority.make(), stranger = try TestCertificateAuthority.make()
+        let deployment = try await TestCertificateAuthority.make(), stranger = try await TestCertificateAuthority.make()
         defer { deployment.remove(); stranger.remove() }
         let north = Environment(name: "north"), south = Environment(name: "south")
         let northTCP = try await Self.transport(for: north, from: deployment, trusting: deployment)
@@ -57,7 +57,7 @@ struct PlatformTLSTests {
 
     @Test("a message whose sender names another platform than the connection's certificate is rejected, the next honest one delivered")
     func forgedSendersAreRejected() async throws {
-        let deployment = try TestCertificateAuthority.make()
+        let deployment = try await TestCertificateAuthority.make()
         defer { deployment.remove() }
         let south = Environment(name: "south"), mallory = Environment(name: "mallory")
         let southTCP = try await Self.transport(for: south, from: deployment, trusting: deployment)
@@ -83,7 +83,7 @@ struct PlatformTLSTests {
         the real one at that address is reached
         """)
     func theReceiversPlatformMustAnswer() async throws {
-        let deployment = try TestCertificateAuthority.make()
+        let deployment = try await TestCertificateAuthority.make()
         defer { deployment.remove() }
         let north = Environment(name: "north"), mallory = Environment(name: "mallory"), south = Environment(name: "south")
         let northTCP = try await Self.transport(for: north, from: deployment, trusting: deployment)
@@ -112,7 +112,7 @@ struct PlatformTLSTests {
         and never finishes the handshake ends the attempts within the connect timeout, not the delivery timeout
         """)
     func unnamedReceiversAndStalledHandshakes() async throws {
-        let deployment = try TestCertificateAuthority.make()
+        let deployment = try await TestCertificateAuthority.make()
         defer { deployment.remove() }
         let north = Environment(name: "north"), south = Environment(name: "south")
         let northTCP = try await Self.transport(for: north, from: deployment, trusting: deployment)
@@ -135,9 +135,9 @@ struct PlatformTLSTests {
 
     @Test("a key of another certificate or an unreadable authority file: the transport does not start, and says why")
     func badFilesAreRefused() async throws {
-        let deployment = try TestCertificateAuthority.make()
+        let deployment = try await TestCertificateAuthority.make()
         defer { deployment.remove() }
-        let (certificate, _) = try deployment.issue(commonName: "north")
+        let (certificate, _) = try await deployment.issue(commonName: "north")
         var configuration = quickConfiguration
         configuration.tls = PlatformTLS(certificateFile: certificate, keyFile: deployment.unrelatedKey, certificateAuthorityFile: deployment.certificateAuthority)
         await #expect(throws: PlatformTLS.Failure.self) { _ = try await TCPTransport.start(for: Environment(name: "north"), configuration: configuration) }

@@ -95,7 +95,9 @@ struct ChannelTests {
 
     @Test("an SMTP server that is down is a transient failure")
     func emailServerDown() async throws {
-        let channel = EmailChannel(SMTPConfiguration(host: "127.0.0.1", port: try closedPort(), sender: "sade@hospital.test"))
+        let refused = try ReservedPort()
+        defer { withExtendedLifetime(refused) {} }
+        let channel = EmailChannel(SMTPConfiguration(host: "127.0.0.1", port: refused.port, sender: "sade@hospital.test"))
         do {
             try await channel.deliver(Notice(recipients: [.email("a@b.test")], severity: .information, title: "t", body: "b"))
             Issue.record("delivery must fail")

@@ -24,7 +24,9 @@ struct NotifyCommandTests {
             let refused = try await SadeProcess.run(["notify", "--smtp", bad, "--to", "a@b.test"])
             #expect(refused.status != 0 && refused.error.contains("invalid for '--smtp"), "\(bad): \(refused.error)")
         }
-        let ipv6 = try await SadeProcess.run(["notify", "--smtp", "[::1]:\(try closedPort())", "--to", "a@b.test", "--timeout", "5"])
+        let refusedIPv6 = try ReservedPort(ipv6: true)
+        defer { withExtendedLifetime(refusedIPv6) {} }
+        let ipv6 = try await SadeProcess.run(["notify", "--smtp", "[::1]:\(refusedIPv6.port)", "--to", "a@b.test", "--timeout", "5"])
         #expect(ipv6.status == 1 && ipv6.error.contains("cannot connect to ::1:"), "\(ipv6.error)")
         let server = try await TestServer.smtp(user: "ops", password: "pw")
         defer { server.process.terminate() }
@@ -39,7 +41,9 @@ struct NotifyCommandTests {
 
     @Test("exits 1 with the reason when the server is down or refuses")
     func failures() async throws {
-        let down = try await SadeProcess.run(["notify", "--smtp", "127.0.0.1:\(try closedPort())", "--to", "a@b.test"])
+        let nobody = try ReservedPort()
+        defer { withExtendedLifetime(nobody) {} }
+        let down = try await SadeProcess.run(["notify", "--smtp", "127.0.0.1:\(nobody.port)", "--to", "a@b.test"])
         #expect(down.status == 1)
         #expect(down.error.contains("not delivered") && down.error.contains("cannot connect"))
 

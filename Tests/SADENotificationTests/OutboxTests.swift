@@ -51,7 +51,8 @@ struct OutboxTests {
 
     @Test("SMTP server down: retried with backoff, delivered exactly as queued once it is back", arguments: OutboxBackend.allCases)
     func smtpDownThenBack(_ backend: OutboxBackend) async throws {
-        let port = try closedPort()
+        let reserved = try ReservedPort()  // refuses connections until the server below takes it over
+        let port = reserved.port
         let (clock, time) = manualTime()
         let email = EmailChannel(SMTPConfiguration(host: "127.0.0.1", port: port, sender: "sade@hospital.test", timeout: .seconds(10)))
         let outbox = try await backend.outbox(channels: [email], configuration: Self.quick, clock: time)
@@ -65,7 +66,7 @@ struct OutboxTests {
             return
         }
         #expect(retryAt == time.origin.addingTimeInterval(10))
-        let server = try await TestServer.smtp(port: port)
+        let server = try await TestServer.smtp(on: reserved)
         defer { server.process.terminate() }
         await clock.waitForSleepers(1)
         clock.advance(by: .seconds(10))

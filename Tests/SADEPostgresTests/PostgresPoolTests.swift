@@ -9,7 +9,9 @@ import Testing
 struct PostgresPoolTests {
     @Test("a database nobody listens for is a clear 'unavailable' error within the timeout, naming where, without the password")
     func unreachable() async throws {
-        let location = try PostgresLocation(url: "postgres://sade:hunter2@127.0.0.1:\(try closedPort())/sade?sslmode=disable")
+        let refused = try ReservedPort()
+        defer { withExtendedLifetime(refused) {} }
+        let location = try PostgresLocation(url: "postgres://sade:hunter2@127.0.0.1:\(refused.port)/sade?sslmode=disable")
         await #expect {
             _ = try await PostgresPool.connect(location, timeout: .seconds(3))
         } throws: { error in

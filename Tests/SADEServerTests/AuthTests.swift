@@ -77,7 +77,7 @@ struct AuthTests {
         body goes far beyond the limit is cut off at once — neither waits for its own time-out
         """)
     func oversizedBodiesWrittenWhole() async throws {
-        try TestTools.requirePython(modules: [])
+        try await TestTools.requirePython(modules: [])
         try await ServerHarness.run(configure: { $0.maxBodyBytes = 100_000 }) { harness in
             let script = """
                 import sys, urllib.request, urllib.error

@@ -1,5 +1,6 @@
 import Foundation
 import PostgresNIO
+import SADEProcess
 import SADEPostgres
 import Synchronization
 
@@ -42,7 +43,7 @@ public final class PostgresTestServer: Sendable {
 
     /// A server of its own, for a test that stops and restarts it.
     public static func startOffThePool() async throws -> PostgresTestServer {
-        try await offThePool { try start() }
+        try await start()
     }
 
     /// A new, empty database on the shared server; its `postgres://` URL.
@@ -80,39 +81,28 @@ public final class PostgresTestServer: Sendable {
 
     /// Stops the server at once (a crash, as far as clients can tell).
     public func stop() async throws {
-        try await Self.offThePool { try self.run("pg_ctl", ["-D", "\(self.folder)/data", "-m", "immediate", "-w", "stop"], asServer: true) }
+        try await run("pg_ctl", ["-D", "\(folder)/data", "-m", "immediate", "-w", "stop"], asServer: true)
     }
 
     /// Starts a stopped server again, on the same port.
     public func restart() async throws {
-        try await Self.offThePool { try self.startServer() }
+        try await startServer()
     }
 
-    private func startServer() throws {
-        try run("pg_ctl", ["-D", "\(folder)/data", "-l", "\(folder)/log", "-w", "start"], asServer: true)
-    }
-
-    /// Runs `body`, which waits for processes, on a thread of its own: a wait on one of
-    /// Swift's few cooperative threads would hold up every test's tasks.
-    private static func offThePool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread { continuation.resume(with: Result { try body() }) }.start()
-        }
+    private func startServer() async throws {
+        try await run("pg_ctl", ["-D", "\(folder)/data", "-l", "\(folder)/log", "-w", "start"], asServer: true)
     }
 
     // MARK: Starting
 
-    private static func start() throws -> PostgresTestServer {
+    private static func start() async throws -> PostgresTestServer {
         guard let binaries = findBinaries() else { throw MissingTestTool(what: "PostgreSQL (initdb, pg_ctl; Debian's postgresql)") }
         let folder = "/tmp/sade-pg-\(getpid())-\(UUID().uuidString.prefix(8))"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let isRoot = getuid() == 0
-        if isRoot { try runProcess("/bin/chown", ["postgres:postgres", folder]) }
-        let port = try closedPort()
-        let server = PostgresTestServer(port: port, folder: folder, binaries: binaries)
-        try server.run("initdb", ["-D", "\(folder)/data", "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-sync", "--locale=C"], asServer: true)
+        if getuid() == 0 { try await SadeProcess.check(URL(fileURLWithPath: "/bin/chown"), ["postgres:postgres", folder]) }
+        let cluster = PostgresTestServer(port: 0, folder: folder, binaries: binaries)
+        try await cluster.run("initdb", ["-D", "\(folder)/data", "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-sync", "--locale=C"], asServer: true)
         let settings = """
-            port = \(port)
             listen_addresses = '127.0.0.1'
             unix_socket_directories = '\(folder)'
             fsync = off  # a crash of the server (pg_ctl stop -m immediate) keeps every commit; only the machine's would not
@@ -120,9 +110,18 @@ public final class PostgresTestServer: Sendable {
             max_connections = 300
             """
         try settings.appendLine(to: "\(folder)/data/postgresql.conf")
-        server.watch(parent: getpid())
-        try server.startServer()
-        return server
+        cluster.watch(parent: getpid())
+        return try await onFreePort { port in
+            // The last setting of a name wins: each attempt appends its port.
+            try "port = \(port)".appendLine(to: "\(folder)/data/postgresql.conf")
+            let server = PostgresTestServer(port: port, folder: folder, binaries: binaries)
+            do {
+                try await server.startServer()
+            } catch let error as PostgresTestServerError where PortTaken.isSaid(in: error.description) {
+                throw PortTaken(error.description)
+            }
+            return server
+        }
     }
 
     /// Stops the server and removes its folder once process `parent` has ended.
@@ -132,12 +131,8 @@ public final class PostgresTestServer: Sendable {
             \(isRootPrefix)\(binaries)/pg_ctl -D \(folder)/data -m immediate stop >/dev/null 2>&1
             rm -rf \(folder)
             """
-        let watcher = Process()
-        watcher.executableURL = URL(fileURLWithPath: "/bin/sh")
-        watcher.arguments = ["-c", script]
-        watcher.standardOutput = FileHandle.nullDevice
-        watcher.standardError = FileHandle.nullDevice
-        try? watcher.run()
+        // Not stopped by the reaper with the test process's other children: it has work to do then.
+        _ = try? ChildProcess(URL(fileURLWithPath: "/bin/sh"), ["-c", script], errors: .discarded, reaped: false)
     }
 
     private var isRootPrefix: String { getuid() == 0 ? "/usr/sbin/runuser -u postgres -- " : "" }
@@ -153,40 +148,16 @@ public final class PostgresTestServer: Sendable {
     }
 
     /// Runs one of the server's programs to the end, as the server's user when asked.
-    private func run(_ program: String, _ arguments: [String], asServer: Bool = false) throws {
-        if asServer && getuid() == 0 {
-            try Self.runProcess("/usr/sbin/runuser", ["-u", "postgres", "--", "\(binaries)/\(program)"] + arguments, log: "\(folder)/log")
-        } else {
-            try Self.runProcess("\(binaries)/\(program)", arguments, log: "\(folder)/log")
-        }
-    }
-
-    /// Runs a program to the end. Its output goes to a file, not a pipe: `pg_ctl start`
-    /// leaves the server running, and a server holding a pipe open would never let a
-    /// reader see its end.
-    private static func runProcess(_ executable: String, _ arguments: [String], log: String? = nil) throws {
-        let outputPath = NSTemporaryDirectory() + "sade-pg-output-\(UUID().uuidString)"
-        FileManager.default.createFile(atPath: outputPath, contents: nil)
-        defer { try? FileManager.default.removeItem(atPath: outputPath) }
-        let output = FileHandle(forWritingAtPath: outputPath) ?? FileHandle.nullDevice
-        // Foundation watches a child through a socket the child inherits; a server started
-        // by `pg_ctl` would keep it open and the wait would never end, so every descriptor
-        // above standard error is closed before the program runs.
-        let closeInherited = #"for fd in /proc/$$/fd/*; do n=${fd##*/}; [ "$n" -gt 2 ] && eval "exec $n>&-"; done; exec "$@""#
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = ["-c", closeInherited, "run", executable] + arguments
-        process.standardOutput = output
-        process.standardError = output
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        try? output.close()
-        guard process.terminationStatus == 0 else {
-            let printed = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
-            let serverLog = log.flatMap { try? String(contentsOfFile: $0, encoding: .utf8) }.map { "\nserver log:\n\($0.suffix(2000))" } ?? ""
+    private func run(_ program: String, _ arguments: [String], asServer: Bool = false) async throws {
+        let (executable, arguments) =
+            asServer && getuid() == 0
+            ? ("/usr/sbin/runuser", ["-u", "postgres", "--", "\(binaries)/\(program)"] + arguments) : ("\(binaries)/\(program)", arguments)
+        // `pg_ctl start -l` leaves the server writing to the log, not to our pipes.
+        let run = try await SadeProcess(arguments, executable: URL(fileURLWithPath: executable)).finish()
+        guard run.status == 0 else {
+            let serverLog = (try? String(contentsOfFile: "\(folder)/log", encoding: .utf8)).map { "\nserver log:\n\($0.suffix(2000))" } ?? ""
             throw PostgresTestServerError(
-                description: "\(executable) \(arguments.joined(separator: " ")) failed (\(process.terminationStatus)): \(printed)\(serverLog)")
+                description: "\(executable) \(arguments.joined(separator: " ")) failed (\(run.status)): \(run.output)\(run.error)\(serverLog)")
         }
     }
 }

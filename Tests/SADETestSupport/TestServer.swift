@@ -10,16 +10,21 @@ public struct TestServer: Sendable {
     /// Where it saves what it receives, one JSON file per message.
     public let directory: URL
 
-    /// A real SMTP server (aiosmtpd) saving what it receives in `directory`.
-    public static func smtp(port: Int = 0, user: String? = nil, password: String? = nil, startTLS: Bool = false) async throws -> TestServer {
+    /// A real SMTP server (aiosmtpd) saving what it receives in `directory`, on a
+    /// loopback port of its own, or on `reserved` (a port the test held from the start).
+    public static func smtp(
+        on reserved: ReservedPort? = nil, user: String? = nil, password: String? = nil, startTLS: Bool = false
+    ) async throws -> TestServer {
         let directory = try freshDirectory()
-        var arguments = [directory.path, "--port", "\(port)"]
+        var arguments = [directory.path]
+        if reserved != nil { arguments += ["--socket-fd", "3"] }
         if let user, let password { arguments += ["--user", user, "--password", password] }
         if startTLS {
-            let (certificate, key) = try selfSignedCertificate(in: directory)
+            let (certificate, key) = try await selfSignedCertificate(in: directory)
             arguments += ["--tls-cert", certificate, "--tls-key", key]
         }
-        let (process, port) = try await SadeProcess.pythonServer(script("smtp_sink.py"), arguments, modules: ["aiosmtpd"])
+        let (process, port) = try await SadeProcess.pythonServer(
+            script("smtp_sink.py"), arguments, modules: ["aiosmtpd"], passing: reserved.map { [$0.descriptor] } ?? [])
         return TestServer(process: process, port: port, directory: directory)
     }
 
@@ -33,17 +38,12 @@ public struct TestServer: Sendable {
     }
 
     /// A throw-away certificate for `localhost` made with the `openssl` command.
-    public static func selfSignedCertificate(in directory: URL) throws -> (certificate: String, key: String) {
+    public static func selfSignedCertificate(in directory: URL) async throws -> (certificate: String, key: String) {
         let certificate = directory.appendingPathComponent("cert.pem").path, key = directory.appendingPathComponent("key.pem").path
         try TestTools.requireCommands(["openssl"])
-        let openssl = Process()
-        openssl.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        openssl.arguments = ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", certificate,
-                             "-days", "1", "-subj", "/CN=localhost"]
-        openssl.standardError = FileHandle.nullDevice
-        try openssl.run()
-        openssl.waitUntilExit()
-        guard openssl.terminationStatus == 0 else { throw CocoaError(.fileWriteUnknown) }
+        try await SadeProcess.check(URL(fileURLWithPath: "/usr/bin/env"), [
+            "openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", certificate, "-days", "1", "-subj", "/CN=localhost",
+        ])
         return (certificate, key)
     }
 
@@ -57,8 +57,7 @@ public struct TestServer: Sendable {
 
     /// Stops the server and waits until it has ended.
     public func stop() async {
-        process.signal(SIGKILL)
-        _ = await process.finish()
+        _ = await process.stopped()
     }
 
     public static func script(_ name: String) -> URL {
@@ -72,16 +71,78 @@ public struct TestServer: Sendable {
     }
 }
 
-/// A port nothing listens on (bound and released at once).
-public func closedPort() throws -> Int {
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    defer { close(fd) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    address.sin_port = 0
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } }
-    _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
-    return Int(UInt16(bigEndian: address.sin_port))
+/// A loopback port held by the test: bound, never listening, so a connection to it is
+/// refused, and no one else can take it while the test holds it (a port chosen, released
+/// and used later could be anyone's by then). A server can be handed the socket
+/// (``descriptor``) and listen on it. Closed when no one holds it any more.
+public final class ReservedPort: Sendable {
+    /// The port.
+    public let port: Int
+    /// The bound socket.
+    public let descriptor: Int32
+
+    /// Binds a TCP socket to port 0 of `127.0.0.1`, or of `::1` when `ipv6`.
+    public init(ipv6: Bool = false) throws {
+        let family = ipv6 ? AF_INET6 : AF_INET
+        let descriptor = socket(family, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { throw TestToolError("socket: \(String(cString: strerror(errno)))") }
+        var storage = sockaddr_storage()
+        var length: socklen_t
+        if ipv6 {
+            var address = sockaddr_in6()
+            address.sin6_family = sa_family_t(AF_INET6)
+            address.sin6_addr = in6addr_loopback
+            length = socklen_t(MemoryLayout<sockaddr_in6>.size)
+            withUnsafeMutableBytes(of: &storage) { $0.storeBytes(of: address, as: sockaddr_in6.self) }
+        } else {
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            length = socklen_t(MemoryLayout<sockaddr_in>.size)
+            withUnsafeMutableBytes(of: &storage) { $0.storeBytes(of: address, as: sockaddr_in.self) }
+        }
+        let bound = withUnsafeMutablePointer(to: &storage) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0 }
+        }
+        guard bound else {
+            let reason = String(cString: strerror(errno))
+            close(descriptor)
+            throw TestToolError("bind: \(reason)")
+        }
+        self.descriptor = descriptor
+        port = Int(withUnsafeBytes(of: storage) { bytes in
+            UInt16(bigEndian: ipv6 ? bytes.load(as: sockaddr_in6.self).sin6_port : bytes.load(as: sockaddr_in.self).sin_port)
+        })
+    }
+
+    deinit { close(descriptor) }
+}
+
+/// A server that must be told its port (PostgreSQL, Prosody, nginx, pyjabber) found it
+/// taken: ``onFreePort(attempts:_:)`` tries another.
+public struct PortTaken: Error, CustomStringConvertible {
+    /// What the server said.
+    public let description: String
+
+    public init(_ description: String) { self.description = description }
+
+    /// Whether `text` (a server's log or error output) says its address was in use.
+    public static func isSaid(in text: String) -> Bool {
+        text.localizedCaseInsensitiveContains("address already in use")
+    }
+}
+
+/// Starts a server that binds a port it is told rather than one it picks: on a port that
+/// was free a moment ago and, when `start` finds it taken meanwhile (it throws
+/// ``PortTaken``), on another, up to `attempts` times.
+public func onFreePort<T>(attempts: Int = 5, _ start: (Int) async throws -> T) async throws -> T {
+    var attempt = 1
+    while true {
+        let port = try ReservedPort().port  // bound and released: free, unless someone is quicker
+        do {
+            return try await start(port)
+        } catch is PortTaken where attempt < attempts {
+            attempt += 1
+        }
+    }
 }

@@ -21,8 +21,9 @@ public enum TestTools {
     }
 
     /// Throws ``MissingTestTool`` unless the tests' Python can import every one of `modules`.
-    public static func requirePython(modules: [String]) throws {
-        let missing = modules.filter { !importable($0) }
+    public static func requirePython(modules: [String]) async throws {
+        var missing: [String] = []
+        for module in modules where !(await importable(module)) { missing.append(module) }
         guard missing.isEmpty else { throw MissingTestTool(what: "Python package \(missing.joined(separator: ", ")) for \(python.path)") }
     }
 
@@ -41,14 +42,9 @@ public enum TestTools {
 
     private static let imports = Mutex<[String: Bool]>([:])
 
-    private static func importable(_ module: String) -> Bool {
+    private static func importable(_ module: String) async -> Bool {
         if let known = imports.withLock({ $0[module] }) { return known }
-        let process = Process()
-        process.executableURL = python
-        process.arguments = ["-c", "import \(module)"]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        let found = (try? process.run()) != nil && { process.waitUntilExit(); return process.terminationStatus == 0 }()
+        let found = (try? await SadeProcess(["-c", "import \(module)"], executable: python).finish().status) == 0
         imports.withLock { $0[module] = found }
         return found
     }

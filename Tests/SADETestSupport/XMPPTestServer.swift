@@ -25,19 +25,24 @@ public struct XMPPTestServer: Sendable, CustomStringConvertible {
     /// accounts, no offline storage (a message to someone offline bounces at once).
     public static func prosody() async throws -> XMPPTestServer {
         try TestTools.requireCommands(["prosody", "openssl"])
-        let authority = try TestCertificateAuthority.make()
+        let authority = try await TestCertificateAuthority.make()
         let directory = authority.directory
-        let port = try closedPort()
         try FileManager.default.createDirectory(at: directory.appendingPathComponent("data"), withIntermediateDirectories: true)
-        let configuration = ProsodyConfiguration.text(
-            directory: directory.path, port: port, certificate: authority.serverCertificate, key: authority.serverKey)
         let file = directory.appendingPathComponent("prosody.cfg.lua")
-        try Data(configuration.utf8).write(to: file)
-        let process = try SadeProcess(["-F", "--config", file.path], executable: URL(fileURLWithPath: TestTools.locate("prosody")!))
-        guard await process.line(containing: ProsodyConfiguration.readyLine(port: port)) != nil else {
-            throw SadeProcessError.notListening(await process.finish().output)
+        return try await onFreePort { port in
+            let configuration = ProsodyConfiguration.text(
+                directory: directory.path, port: port, certificate: authority.serverCertificate, key: authority.serverKey)
+            try Data(configuration.utf8).write(to: file)
+            let process = try SadeProcess(["-F", "--config", file.path], executable: URL(fileURLWithPath: TestTools.locate("prosody")!))
+            let ready = ProsodyConfiguration.readyLine(port: port), taken = "Failed to open server port"
+            let line = await process.line(containingAny: [ready, taken])
+            guard let line, line.contains(ready) else {
+                let printed = await process.stopped().output
+                if line != nil { throw PortTaken(printed) }
+                throw SadeProcessError.notListening(printed)
+            }
+            return XMPPTestServer(kind: .prosody, process: process, port: port, directory: directory, certificateAuthority: authority.certificateAuthority)
         }
-        return XMPPTestServer(kind: .prosody, process: process, port: port, directory: directory, certificateAuthority: authority.certificateAuthority)
     }
 
     /// SPADE's embedded server (pyjabber, SPADE 4.1.4's dependency), as `spade run`
@@ -47,16 +52,19 @@ public struct XMPPTestServer: Sendable, CustomStringConvertible {
     /// the server's directory, its own self-signed certificate (SPADE agents do not
     /// check it; our side accepts any, as SPADE's default).
     public static func spade() async throws -> XMPPTestServer {
-        try TestTools.requirePython(modules: ["spade", "pyjabber"])
+        try await TestTools.requirePython(modules: ["spade", "pyjabber"])
         let directory = try TestServer.freshDirectory()
-        let (port, serverPort) = (try closedPort(), try closedPort())
-        let process = try SadeProcess(
-            [TestServer.script("spade_server.py").path, "\(port)", "\(serverPort)"], executable: TestTools.python, directory: directory)
-        guard await process.line(containing: "listening \(port)") != nil else {
-            process.signalGroup(SIGKILL)
-            throw SadeProcessError.notListening(await process.finish().error)
+        return try await onFreePort { port in
+            let serverPort = try ReservedPort().port  // for servers of other domains: no test connects to it
+            let process = try SadeProcess(
+                [TestServer.script("spade_server.py").path, "\(port)", "\(serverPort)"], executable: TestTools.python, directory: directory)
+            guard await process.line(containing: "listening \(port)") != nil else {
+                let error = await process.stopped().error
+                if PortTaken.isSaid(in: error) { throw PortTaken(error) }
+                throw SadeProcessError.notListening(error)
+            }
+            return XMPPTestServer(kind: .spade, process: process, port: port, directory: directory, certificateAuthority: nil)
         }
-        return XMPPTestServer(kind: .spade, process: process, port: port, directory: directory, certificateAuthority: nil)
     }
 
     /// The server of `kind`, started.
@@ -77,11 +85,9 @@ public struct XMPPTestServer: Sendable, CustomStringConvertible {
         certificateAuthority.map { ["--xmpp-ca-file", $0] } ?? ["--xmpp-accept-any-certificate"]
     }
 
-    /// Stops the server and waits for it (SIGKILL: Prosody inherits the test process's
-    /// blocked SIGTERM; pyjabber's worker processes go with their group).
+    /// Stops the server and waits for it, with its group (pyjabber's worker processes).
     public func stop() async {
-        if kind == .spade { process.signalGroup(SIGKILL) } else { process.signal(SIGKILL) }
-        _ = await process.finish()
+        _ = await process.stopped()
         try? FileManager.default.removeItem(at: directory)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import SADEProcess
 
 /// `http-ingest`: batches of 100 observations POSTed by concurrent clients, each with
 /// a device token, to a `sade serve --demo` started as a second process; then the alert

@@ -1,4 +1,5 @@
 import Foundation
+import SADEProcess
 import HummingbirdWSClient
 import Logging
 import Synchronization

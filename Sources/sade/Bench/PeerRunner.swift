@@ -1,4 +1,5 @@
 import Foundation
+import SADEProcess
 
 /// Runs the peer platforms of `--peers` — the Python scripts in `Benchmarks/peers`,
 /// in a virtualenv under `.build/bench-venv` made on first use — for the suites that
@@ -86,7 +87,7 @@ struct PeerRunner {
             ("/usr/bin/env", ["python3", "-m", "venv", virtualenv]),
             (python.path, ["-m", "pip", "install", "--quiet", "--disable-pip-version-check"] + requirements),
         ] {
-            let (status, _) = await (try ChildProcess(URL(fileURLWithPath: executable), arguments)).finish()
+            let (status, _, _) = await (try ChildProcess(URL(fileURLWithPath: executable), arguments)).finish()
             guard status == 0 else { throw BenchError.peerFailed("\(arguments.joined(separator: " ")) exited with \(status)") }
         }
         _ = FileManager.default.createFile(atPath: marker, contents: Data())
@@ -95,8 +96,8 @@ struct PeerRunner {
 
     /// Runs a peer script and reads the JSON object on its last output line.
     private static func run(_ python: URL, script: String, _ arguments: [String]) async throws -> [String: Double] {
-        let peer = try ChildProcess(python, [scripts + "/" + script] + arguments, silenceErrors: true)
-        let (status, output) = await peer.finish()
+        let peer = try ChildProcess(python, [scripts + "/" + script] + arguments, errors: .discarded)
+        let (status, output, _) = await peer.finish()
         guard status == 0, let line = output.split(separator: "\n").last,
             let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
         else { throw BenchError.peerFailed("\(script) \(arguments.joined(separator: " ")) exited with \(status): \(output.suffix(300))") }

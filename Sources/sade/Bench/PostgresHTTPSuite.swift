@@ -1,4 +1,5 @@
 import Foundation
+import SADEProcess
 import SADEHealth
 import SADEPostgres
 
@@ -72,7 +73,7 @@ struct PostgresHTTPSuite: BenchSuite {
             ["serve"] + (demo ? ["--demo"] : []) + [
                 "--port", "0", "--data", data.path, "--database", database, "--node", name, "--rate-limit", "1000000",
             ],
-            silenceErrors: true)
+            errors: .discarded)
         guard let line = await process.line(containing: "listening on http://"), let url = line.split(separator: " ").last else {
             process.terminate()
             throw BenchError.peerFailed("sade serve \(name) did not start listening")

@@ -1,4 +1,5 @@
 import Foundation
+import SADEProcess
 import SADEACL
 import SADECore
 import SADENet
@@ -13,7 +14,7 @@ struct TCPSuite: BenchSuite {
         """
 
     func run(in context: BenchContext) async throws -> [BenchFigure] {
-        let peer = try ChildProcess(ChildProcess.sade, ["platform", "--name", "bench-peer", "--port", "0"], silenceErrors: true)
+        let peer = try ChildProcess(ChildProcess.sade, ["platform", "--name", "bench-peer", "--port", "0"], errors: .discarded)
         defer { peer.terminate() }
         guard let line = await peer.line(containing: "listening on "), let address = line.split(separator: " ").last else {
             throw BenchError.peerFailed("sade platform did not start listening")
@@ -44,7 +45,7 @@ struct TCPSuite: BenchSuite {
         defer { certificates.remove() }
         guard let peerTLS = certificates.tls(for: "bench-peer"), let ownTLS = certificates.tls(for: "bench-tcp") else { return figures }
         let securePeer = try ChildProcess(
-            ChildProcess.sade, ["platform", "--name", "bench-peer", "--port", "0"] + certificates.arguments(for: peerTLS), silenceErrors: true)
+            ChildProcess.sade, ["platform", "--name", "bench-peer", "--port", "0"] + certificates.arguments(for: peerTLS), errors: .discarded)
         defer { securePeer.terminate() }
         guard let secureLine = await securePeer.line(containing: "listening on "), let secureAddress = secureLine.split(separator: " ").last else {
             throw BenchError.peerFailed("sade platform with TLS did not start listening")

@@ -1,4 +1,5 @@
 import Foundation
+import SADEProcess
 import SADEACL
 import SADECore
 import SADEExamples
@@ -28,7 +29,7 @@ struct XMPPSuite: BenchSuite {
         let pongSession = try await XMPPTransport.start(for: ponging, configuration: server.configuration(password: "bench"), agents: ["pong"])
         let pong = DiagnosticAgents.echo(on: ponging, named: "pong")
         let ping = Agent("ping", on: pinging) {}
-        let spadeEcho = try ChildProcess(python, [script, "echo", "\(server.port)", "spade-echo@localhost"], silenceErrors: true)
+        let spadeEcho = try ChildProcess(python, [script, "echo", "\(server.port)", "spade-echo@localhost"], errors: .discarded)
         defer { spadeEcho.signal(SIGKILL) }
         let figures: [String: [String: BenchStatistic]]
         do {
@@ -101,8 +102,8 @@ struct XMPPSuite: BenchSuite {
     private static func spadePing(_ python: URL, _ script: String, _ server: BenchXMPPServer, to jid: String, count: Int) async throws -> [String: Double] {
         let pinger = try ChildProcess(
             python, [script, "ping", "\(server.port)", "spade-ping-\(UUID().uuidString.prefix(8).lowercased())@localhost", jid, "\(count)"],
-            silenceErrors: true)
-        let (status, output) = await pinger.finish()
+            errors: .discarded)
+        let (status, output, _) = await pinger.finish()
         guard status == 0, let line = output.split(separator: "\n").last,
             let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
         else { throw BenchError.peerFailed("the SPADE pinger exited with \(status): \(output.suffix(300))") }
@@ -130,7 +131,7 @@ struct BenchXMPPServer {
         try FileManager.default.createDirectory(atPath: directory + "/data", withIntermediateDirectories: true)
         let configuration = ProsodyConfiguration.text(directory: directory, port: port, certificate: tls.certificateFile, key: tls.keyFile)
         try Data(configuration.utf8).write(to: URL(fileURLWithPath: directory + "/prosody.cfg.lua"))
-        let process = try ChildProcess(URL(fileURLWithPath: prosody), ["-F", "--config", directory + "/prosody.cfg.lua"], silenceErrors: true)
+        let process = try ChildProcess(URL(fileURLWithPath: prosody), ["-F", "--config", directory + "/prosody.cfg.lua"], errors: .discarded)
         let server = BenchXMPPServer(port: port, process: process, certificates: certificates, authority: tls.certificateAuthorityFile)
         guard await process.line(containing: ProsodyConfiguration.readyLine(port: port)) != nil else {
             server.stop()

@@ -1,4 +1,5 @@
 import Foundation
+import SADEProcess
 import SADEACL
 import SADEExamples
 import SADENet
@@ -37,7 +38,7 @@ actor EmployeeProcesses: ColleagueLauncher {
                 ChildProcess.sade,
                 ["issues-employee", "--data", dataDirectory, "--employee", id, "--work-time", "\(workTime)", "--exit-when-input-closes"]
                     + (sightings == nil ? ["--directory", df] : ["--discover"]),
-                keepInputOpen: true)
+                input: .keptOpen)
             children.append((id, child))
             guard let ready = await child.line(containing: "ready on ") else {
                 throw StartFailure(employee: id, output: await child.finish().output)

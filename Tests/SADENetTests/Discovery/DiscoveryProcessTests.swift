@@ -150,7 +150,7 @@ struct DiscoveryProcessTests {
 
     @Test("python-zeroconf, an independent implementation, browses and resolves our platform, and we find the service it publishes")
     func zeroconfInterop() async throws {
-        try TestTools.requirePython(modules: ["zeroconf"])
+        try await TestTools.requirePython(modules: ["zeroconf"])
         let host = try await NetworkNamespace()
         var processes: [SadeProcess] = []
         defer { for process in processes { process.terminate() } }

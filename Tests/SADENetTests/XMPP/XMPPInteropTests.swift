@@ -13,8 +13,8 @@ struct XMPPInteropTests {
     static let peer = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Scripts/spade_peer.py").path
 
     /// A SPADE agent (see `spade_peer.py` for the modes) on `server`.
-    static func spade(_ server: XMPPTestServer, _ arguments: [String]) throws -> SadeProcess {
-        try TestTools.requirePython(modules: ["spade"])
+    static func spade(_ server: XMPPTestServer, _ arguments: [String]) async throws -> SadeProcess {
+        try await TestTools.requirePython(modules: ["spade"])
         return try SadeProcess([peer, "\(server.port)"] + arguments, executable: TestTools.python)
     }
 
@@ -22,7 +22,7 @@ struct XMPPInteropTests {
     static func spadeAgents(_ server: XMPPTestServer, _ agents: [[String]]) async throws -> [SadeProcess] {
         var started: [SadeProcess] = []
         for arguments in agents {
-            let agent = try spade(server, arguments)
+            let agent = try await spade(server, arguments)
             started.append(agent)
             guard await agent.line(containing: "ready") != nil else {
                 for process in started { process.terminate() }
@@ -227,7 +227,7 @@ struct XMPPInteropTests {
                 #expect(await publishers[0].line(containing: #""got": "cancel""#)?.contains(subscription.conversationID) == true)
 
                 // SPADE → SADE: the SPADE agent subscribes, we publish twice, it cancels.
-                let subscriber = try Self.spade(server, ["subscriber", "watcher@localhost", "pw", "ticker@localhost", "2", "60"])
+                let subscriber = try await Self.spade(server, ["subscriber", "watcher@localhost", "pw", "ticker@localhost", "2", "60"])
                 defer { subscriber.terminate() }
                 try await Self.until { ticks.subscriptions.count == 1 }
                 #expect(ticks.publish("(tick 1)") == 1 && ticks.publish("(tick 2)") == 1)

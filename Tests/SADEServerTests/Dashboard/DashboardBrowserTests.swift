@@ -18,7 +18,7 @@ struct DashboardBrowserTests {
         """)
     func browserSuite() async throws {
         try TestTools.requireCommands(["chromium", "chromedriver"])
-        try TestTools.requirePython(modules: ["selenium"])
+        try await TestTools.requirePython(modules: ["selenium"])
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("sade-browser-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: data) }
         let (server, url) = try await ServeProcessTests.serve(["--demo", "--data", data])
@@ -49,8 +49,8 @@ struct DashboardBrowserTests {
     @Test("over HTTPS with a test CA's certificate, a nurse logs in and her monitor updates live (Tests/Browser/tls_dashboard.py)")
     func dashboardOverTLS() async throws {
         try TestTools.requireCommands(["chromium", "chromedriver"])
-        try TestTools.requirePython(modules: ["selenium"])
-        let authority = try TestCertificateAuthority.make()
+        try await TestTools.requirePython(modules: ["selenium"])
+        let authority = try await TestCertificateAuthority.make()
         defer { authority.remove() }
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("sade-browser-tls-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: data) }
@@ -65,7 +65,7 @@ struct DashboardBrowserTests {
         let suite = try SadeProcess(
             [
                 Self.repository.appendingPathComponent("Tests/Browser/run_browser_tests.py").path, "--url", url,
-                "--ca-file", authority.certificateAuthority, "--certificate-spki", try authority.serverKeyHash(), "tls_*.py",
+                "--ca-file", authority.certificateAuthority, "--certificate-spki", try await authority.serverKeyHash(), "tls_*.py",
             ],
             executable: TestTools.python)
         let result = await suite.finish()

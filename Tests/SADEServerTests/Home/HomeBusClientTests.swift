@@ -12,7 +12,7 @@ struct HomeBusClientTests {
         carer, bad tokens, oversized frames and a missing auth closing the socket
         """)
     func pythonClient() async throws {
-        try TestTools.requirePython(modules: ["websockets"])
+        try await TestTools.requirePython(modules: ["websockets"])
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("sade-home-bus-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: data) }
         let (server, url) = try await ServeProcessTests.serve(["--demo", "--data", data])

@@ -14,7 +14,7 @@ struct SchemathesisTests {
         body outside the document
         """)
     func everyRole() async throws {
-        try TestTools.requirePython(modules: ["schemathesis"])
+        try await TestTools.requirePython(modules: ["schemathesis"])
         try await ServerHarness.run(configure: {
             // Thousands of requests from one address: the per-client limits would answer most with 429.
             ($0.requestsPerSecond, $0.requestBurst, $0.requestsPerSecondPerAddress) = (1e6, 1e6, 1e6)

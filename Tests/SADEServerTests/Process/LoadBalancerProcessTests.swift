@@ -53,13 +53,23 @@ struct LoadBalancerProcessTests {
         defer { b.terminate() }
         let folder = try TestServer.freshDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let port = try closedPort()
         let ports = try [baseA, baseB].map { try #require(URL(string: $0)?.port) }
-        let nginx = try SadeProcess(
-            ["-p", folder.path, "-c", try Self.configuration(in: folder, nodes: ports, port: port).path], executable: URL(fileURLWithPath: nginxPath))
+        let (nginx, front) = try await onFreePort { port in
+            let nginx = try SadeProcess(
+                ["-p", folder.path, "-c", try Self.configuration(in: folder, nodes: ports, port: port).path], executable: URL(fileURLWithPath: nginxPath))
+            let front = "http://127.0.0.1:\(port)"
+            let answered = await SeveralNodesProcessTests.eventually(within: .seconds(60)) {
+                await SeveralNodesProcessTests.health(front) != nil || !nginx.child.isRunning
+            }
+            if !nginx.child.isRunning {
+                let error = await nginx.finish().error
+                if PortTaken.isSaid(in: error) { throw PortTaken(error) }
+                Issue.record("nginx ended: \(error)")
+            }
+            #expect(answered, "nginx answers in front of the nodes")
+            return (nginx, front)
+        }
         defer { nginx.terminate() }
-        let front = "http://127.0.0.1:\(port)"
-        #expect(await SeveralNodesProcessTests.eventually(within: .seconds(20)) { await SeveralNodesProcessTests.health(front) != nil })
 
         var answered: Set<String> = []
         for _ in 0..<10 { if let node = await SeveralNodesProcessTests.health(front)?["node"] as? String { answered.insert(node) } }

@@ -14,8 +14,10 @@ struct ServeDatabaseProcessTests {
     func unreachable() async throws {
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("sade-serve-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: data) }
+        let refused = try ReservedPort()
+        defer { withExtendedLifetime(refused) {} }
         let result = try await SadeProcess.run([
-            "serve", "--port", "0", "--data", data, "--database", "postgres://sade:hunter2@127.0.0.1:\(try closedPort())/sade?sslmode=disable",
+            "serve", "--port", "0", "--data", data, "--database", "postgres://sade:hunter2@127.0.0.1:\(refused.port)/sade?sslmode=disable",
         ])
         #expect(result.status == 69)
         #expect(result.error.contains("the database is unavailable") && result.error.contains("127.0.0.1"), "\(result.error)")

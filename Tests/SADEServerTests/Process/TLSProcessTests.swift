@@ -26,7 +26,7 @@ struct TLSProcessTests {
         fails the handshake, plain HTTP gets nothing; the plain port redirects to HTTPS; sade simulate posts over TLS
         """)
     func servesHTTPSOnly() async throws {
-        let authority = try TestCertificateAuthority.make()
+        let authority = try await TestCertificateAuthority.make()
         defer { authority.remove() }
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("sade-tls-data-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: data) }
@@ -88,7 +88,7 @@ struct TLSProcessTests {
 
     @Test("a missing certificate, a key of another certificate, or half the pair: a clear error and a non-zero exit, before listening")
     func refusesBadFiles() async throws {
-        let authority = try TestCertificateAuthority.make()
+        let authority = try await TestCertificateAuthority.make()
         defer { authority.remove() }
         let cases: [([String], String)] = [
             (["--tls-cert", authority.directory.appendingPathComponent("missing.pem").path, "--tls-key", authority.serverKey], "cannot read the certificate"),

@@ -1,7 +1,9 @@
 """A real SMTP server for tests: aiosmtpd on loopback, saving every message.
 
-Usage: python3 smtp_sink.py DIR [--port N] [--user U --password P] [--tls-cert C --tls-key K]
-Prints "listening PORT" once ready. Each message becomes DIR/<n>.json with the
+Usage: python3 smtp_sink.py DIR [--socket-fd N] [--user U --password P] [--tls-cert C --tls-key K]
+Listens on the bound socket it was given as descriptor N (a port the test holds from the
+start, so no one else can take it), else on a loopback port the system chooses; prints
+"listening PORT" once ready. Each message becomes DIR/<n>.json with the
 envelope (mail_from, rcpt_tos) and the data exactly as received (after SMTP
 dot-unstuffing, which aiosmtpd does).
 """
@@ -10,6 +12,17 @@ from parent_watch import wait_for_parent_to_end
 
 from aiosmtpd.controller import Controller
 from aiosmtpd.smtp import AuthResult, LoginPassword
+
+
+class SocketController(Controller):
+    """aiosmtpd's threaded controller on a socket already bound, instead of host and port."""
+
+    def __init__(self, handler, sock, **kwargs):
+        self.sock = sock
+        super().__init__(handler, hostname="127.0.0.1", port=sock.getsockname()[1], **kwargs)
+
+    def _create_server(self):
+        return self.loop.create_server(self._factory_invoker, sock=self.sock, ssl=self.ssl_context)
 
 
 class Saver:
@@ -37,17 +50,18 @@ class Saver:
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("directory")
-    parser.add_argument("--port", type=int, default=0)
+    parser.add_argument("--socket-fd", type=int)
     parser.add_argument("--user")
     parser.add_argument("--password")
     parser.add_argument("--tls-cert")
     parser.add_argument("--tls-key")
     args = parser.parse_args()
-    port = args.port
-    if port == 0:
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            port = s.getsockname()[1]
+    if args.socket_fd is not None:
+        sock = socket.socket(fileno=args.socket_fd)
+    else:
+        sock = socket.socket()
+        sock.bind(("127.0.0.1", 0))
+    sock.listen(100)
     kwargs = {}
     if args.user:
         def authenticator(server, session, envelope, mechanism, auth_data):
@@ -60,9 +74,9 @@ def main():
         context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
         context.load_cert_chain(args.tls_cert, args.tls_key)
         kwargs.update(tls_context=context, require_starttls=True)
-    controller = Controller(Saver(args.directory), hostname="127.0.0.1", port=port, **kwargs)
+    controller = SocketController(Saver(args.directory), sock, **kwargs)
     controller.start()
-    print("listening %d" % port, flush=True)
+    print("listening %d" % controller.port, flush=True)
     try:
         wait_for_parent_to_end()
     finally:

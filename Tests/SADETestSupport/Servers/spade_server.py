@@ -3,11 +3,12 @@
   spade_server.py CLIENT_PORT SERVER_PORT
       serves the domain `localhost` (on the addresses `localhost` has), accounts in
       ./pyjabber.db (made afresh), registration open; prints "listening CLIENT_PORT"
-      once it accepts clients; runs until SIGTERM or SIGKILL to its process group.
+      once it accepts clients, or exits 1 with the reason when it cannot listen (a
+      port taken meanwhile: the test tries others); runs until SIGTERM or SIGKILL to
+      its process group.
 """
 import asyncio
 import os
-import signal
 import sys
 
 from concurrent.futures import ThreadPoolExecutor
@@ -73,7 +74,6 @@ StreamNegotiator._handle_tls = upgrade_tls_holding_early_data
 
 async def main():
     client_port, server_port = int(sys.argv[1]), int(sys.argv[2])
-    asyncio.get_running_loop().call_later(170, os._exit, 2)  # a test's server never outlives it
     server = Server(Parameters(host="localhost", client_port=client_port, server_port=server_port,
                                # A file in the working directory, not memory: each new
                                # SQLite connection to ":memory:" is another, empty database,
@@ -81,16 +81,16 @@ async def main():
                                database_path=os.path.join(os.getcwd(), "pyjabber.db"), database_purge=True,
                                message_persistence=False))
     started = asyncio.ensure_future(server.start())
-    await server.ready.wait()
+    ready = asyncio.ensure_future(server.ready.wait())
+    await asyncio.wait({started, ready}, return_when=asyncio.FIRST_COMPLETED)
+    if not ready.done():
+        error = started.exception() if not started.cancelled() else None
+        sys.exit(f"cannot listen: {error}")
     print(f"listening {client_port}", flush=True)
     await started
 
 
 if __name__ == "__main__":
-    if os.getpid() != os.getsid(0):
-        os.setpgrp()  # the test stops the server and whatever it started as one group
-    # The test process blocks SIGTERM in its threads, and a blocked mask survives exec.
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM, signal.SIGINT})
     logger.remove()
     logger.add(sys.stderr, level="WARNING")
     asyncio.run(main())

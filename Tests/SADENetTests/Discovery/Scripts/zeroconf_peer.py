@@ -57,8 +57,6 @@ def publish(name, port):
         properties={"platform": name, "version": "1", "services": "python-echo"}, server=f"{name}-py.local.")
     stopping = []
     signal.signal(signal.SIGTERM, lambda *_: stopping.append(True))
-    # A test runner may start us with SIGTERM blocked (the mask is inherited): take it.
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM})
     zc.register_service(info)
     print("published", flush=True)
     while not stopping:

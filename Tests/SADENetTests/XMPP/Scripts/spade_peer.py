@@ -240,7 +240,6 @@ async def once(agent):
 
 async def main():
     port, mode, jid, password, rest = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5:]
-    asyncio.get_running_loop().call_later(150, os._exit, 2)  # a test's peer never outlives it
     flags = {argument for argument in rest if argument.startswith("--")}
     rest = [argument for argument in rest if not argument.startswith("--")]
     if mode == "echo":
@@ -264,7 +263,4 @@ async def main():
 
 
 if __name__ == "__main__":
-    # The test process blocks SIGTERM in its threads, and a blocked mask survives exec:
-    # without this, SIGTERM would never reach us.
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM, signal.SIGINT})
     spade.run(main())

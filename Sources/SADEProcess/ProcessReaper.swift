@@ -1,0 +1,70 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+import Synchronization
+
+/// A watcher process that outlives this one to stop the process groups this one started:
+/// when this process ends, however it ends (a crash, SIGKILL, a time limit), the pipe to
+/// the watcher reaches end-of-file, and the watcher sends each group still running
+/// SIGTERM, then SIGKILL after a grace period.
+///
+/// ``ChildProcess`` tells the shared reaper of every group it starts and forgets it once
+/// stopped. The watcher ignores SIGINT and SIGHUP (a Ctrl-C at the terminal reaches the
+/// test process, not the watcher's own group), and on SIGTERM it stops the groups at once.
+public final class ProcessReaper: Sendable {
+    /// The reaper of this process, started on first use.
+    public static let shared = ProcessReaper()
+
+    /// The watcher process, whose standard input is the pipe; `nil` if it could not start.
+    private let watcher: ChildProcess?
+
+    /// Starts a watcher of its own.
+    public init(grace: Duration = .seconds(5)) {
+        let script = Self.script(graceSteps: Int(grace.components.seconds) * 20)
+        let watcher = try? ChildProcess(
+            URL(fileURLWithPath: "/bin/bash"), ["-c", script, "sade-reaper"], input: .keptOpen, errors: .discarded, reaped: false)
+        self.watcher = watcher
+    }
+
+    /// Stops `group` when this process ends, unless forgotten first.
+    public func watch(group: pid_t) { send("+\(group)\n") }
+
+    /// No longer stops `group` (it is gone: its id may soon be another's).
+    public func forget(group: pid_t) { send("-\(group)\n") }
+
+    /// Lets the watcher go as if this process had ended: it stops every group still watched.
+    /// Returns once the watcher has done so.
+    public func release() async {
+        watcher?.closeInput()
+        _ = await watcher?.finish()
+    }
+
+    private func send(_ line: String) { watcher?.write(line) }
+
+    /// The watcher: reads `+GROUP` and `-GROUP` lines until end-of-file, then ends the groups.
+    private static func script(graceSteps: Int) -> String {
+        """
+        trap '' INT HUP QUIT PIPE
+        trap 'ended=1' TERM
+        groups=" "
+        while IFS= read -r line; do
+            case $line in
+                +*) groups+="${line#+} " ;;
+                -*) groups="${groups/ ${line#-} / }" ;;
+            esac
+        done
+        for group in $groups; do kill -TERM -- "-$group" 2>/dev/null; done
+        for step in $(seq \(max(graceSteps, 1))); do
+            alive=""
+            for group in $groups; do kill -0 -- "-$group" 2>/dev/null && alive+="$group "; done
+            [ -z "$alive" ] && exit 0
+            sleep 0.05
+        done
+        for group in $alive; do kill -KILL -- "-$group" 2>/dev/null; done
+        exit 0
+        """
+    }
+}
