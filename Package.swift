@@ -199,16 +199,19 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ]
         ),
+        // Times each test case for scripts/test's list of the slowest (a trait every suite carries).
+        .target(name: "SADETestTiming", path: "Tests/SADETestTiming"),
         // Helpers shared by the test targets: the sade executable as a process, seeded randomness,
         // the SMTP and webhook servers (Python) tests talk to.
         .target(
             name: "SADETestSupport", dependencies: ["SADEProcess", "SADEPostgres", "SADEHealth", "SADENet", .product(name: "PostgresNIO", package: "postgres-nio")],
             path: "Tests/SADETestSupport", resources: [.copy("Servers")]
         ),
-        .testTarget(name: "SADEACLTests", dependencies: ["SADEACL", "SADETestSupport"]),
+        .testTarget(name: "SADEProcessTests", dependencies: ["SADETestTiming", "SADEProcess"]),
+        .testTarget(name: "SADEACLTests", dependencies: ["SADETestTiming", "SADEACL", "SADETestSupport"]),
         .testTarget(
             name: "SADECoreTests",
-            dependencies: [
+            dependencies: ["SADETestTiming", 
                 "SADEACL", "SADECore",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "InMemoryLogging", package: "swift-log"),
@@ -217,32 +220,32 @@ let package = Package(
         ),
         .testTarget(
             name: "SADENetTests",
-            dependencies: [
+            dependencies: ["SADETestTiming", 
                 "SADEACL", "SADECore", "SADENet", "sade", "SADETestSupport", .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
         .testTarget(
             name: "SADEHealthTests",
-            dependencies: ["SADEHealth", "SADEHealthSQLite", "SADEHealthPostgres", "SADECore", "sade", "SADETestSupport"]
+            dependencies: ["SADETestTiming", "SADEHealth", "SADEHealthSQLite", "SADEHealthPostgres", "SADECore", "sade", "SADETestSupport"]
         ),
         .testTarget(
             name: "SADEHealthSQLiteTests",
-            dependencies: ["SADEHealth", "SADEHealthSQLite", "SADETestSupport", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["SADETestTiming", "SADEHealth", "SADEHealthSQLite", "SADETestSupport", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(
             name: "SADEPostgresTests",
-            dependencies: ["SADEPostgres", "SADEHealth", "SADEHealthPostgres", "SADETestSupport"]
+            dependencies: ["SADETestTiming", "SADEPostgres", "SADEHealth", "SADEHealthPostgres", "SADETestSupport"]
         ),
         .testTarget(
             name: "SADENotificationTests",
-            dependencies: [
+            dependencies: ["SADETestTiming", 
                 "SADENotification", "SADECore", "sade", "SADETestSupport", "SADEPostgres", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
             ]
         ),
         .testTarget(
             name: "SADEMonitoringTests",
-            dependencies: [
+            dependencies: ["SADETestTiming", 
                 "SADEMonitoring", "SADEHealth", "SADEHealthSQLite", "SADENotification", "SADECore", "SADETestSupport", "SADEPostgres",
                 "SADEHealthPostgres", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
@@ -250,7 +253,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SADEServerTests",
-            dependencies: [
+            dependencies: ["SADETestTiming", 
                 "SADEServer", "SADEMonitoring", "SADEHealth", "SADENotification", "SADEIssueTrack", "SADECore", "sade", "SADETestSupport",
                 "SADEPostgres", "SADEHealthPostgres",
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -265,14 +268,14 @@ let package = Package(
         ),
         .testTarget(
             name: "SADEHomeTests",
-            dependencies: [
+            dependencies: ["SADETestTiming", 
                 "SADEHome", "SADEHomeSQLite", "SADEHomePostgres", "SADEPostgres", "SADEHealth", "SADENotification", "SADECore", "SADETestSupport",
             ]
         ),
-        .testTarget(name: "SADEExamplesTests", dependencies: ["SADEExamples", "sade", "SADETestSupport"]),
+        .testTarget(name: "SADEExamplesTests", dependencies: ["SADETestTiming", "SADEExamples", "sade", "SADETestSupport"]),
         .testTarget(
             name: "SADEIssueTrackTests",
-            dependencies: [
+            dependencies: ["SADETestTiming", 
                 "SADEIssueTrack", "SADENotification", "SADECore", "SADEACL", "SADENet", "SADEPostgres", "sade", "SADETestSupport",
             ]
         ),

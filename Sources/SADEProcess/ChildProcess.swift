@@ -43,9 +43,10 @@ public final class ChildProcess: Sendable {
     private let output: OutputCollector
     private let errors: OutputCollector?
     private let exit: ExitWatch
+    /// The group the child leads, until it is gone.
+    private let group: ProcessGroup
     /// The write end of the child's standard input while it is kept open.
     private let inputPipe: Mutex<Int32?>
-    private let registeredWithReaper: Bool
 
     /// Starts `executable` (an absolute path) with `arguments`, in `directory` if given,
     /// with this process's environment, or `environment` if given.
@@ -59,77 +60,83 @@ public final class ChildProcess: Sendable {
         input: Input = .none, errors errorOutput: ErrorOutput = .collected, passing descriptors: [Int32] = [], reaped: Bool = true
     ) throws {
         _ = Self.ignoreBrokenPipes
-        let stdout = try Self.pipe()
-        let stderr = errorOutput == .collected ? try Self.pipe() : nil
+        var opened: [Int32] = []  // closed here if the child does not start
+        var spawned = false
+        defer { if !spawned { opened.forEach { _ = close($0) } } }
+        func pipe() throws -> (read: Int32, write: Int32) {
+            var ends: [Int32] = [0, 0]
+            guard sade_pipe_cloexec(&ends) == 0 else { throw ChildProcessError.cannotStart(executable.path, "pipe: \(Self.reason(errno))") }
+            opened += ends
+            return (ends[0], ends[1])
+        }
+        let stdout = try pipe()
+        let stderr = errorOutput == .collected ? try pipe() : nil
         let stdin: (read: Int32, write: Int32)?
         switch input {
         case .none: stdin = nil
-        case .text, .keptOpen: stdin = try Self.pipe()
+        case .text, .keptOpen: stdin = try pipe()
         }
-        defer {
-            close(stdout.write)
-            if let stderr { close(stderr.write) }
-            if let stdin { close(stdin.read) }
+        // Copies of the passed descriptors numbered above 3 + their count, so that moving
+        // each to 3, 4, … never overwrites another still to be moved.
+        var copies: [Int32] = []
+        defer { copies.forEach { _ = close($0) } }
+        for descriptor in descriptors {
+            let copy = fcntl(descriptor, F_DUPFD_CLOEXEC, Int32(3 + descriptors.count))
+            guard copy >= 0 else { throw ChildProcessError.cannotStart(executable.path, "descriptor \(descriptor): \(Self.reason(errno))") }
+            copies.append(copy)
         }
 
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        if let stdin {
-            posix_spawn_file_actions_adddup2(&actions, stdin.read, 0)
-        } else {
-            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        }
-        posix_spawn_file_actions_adddup2(&actions, stdout.write, 1)
-        if let stderr {
-            posix_spawn_file_actions_adddup2(&actions, stderr.write, 2)
-        } else {
-            posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        }
-        // Passed descriptors go first to numbers above any we use, then to 3, 4, …, so
-        // that moving one never overwrites another still to be moved.
-        let staging = descriptors.indices.map { Int32(1000 + $0) }
-        for (descriptor, staged) in zip(descriptors, staging) { posix_spawn_file_actions_adddup2(&actions, descriptor, staged) }
-        for (index, staged) in staging.enumerated() { posix_spawn_file_actions_adddup2(&actions, staged, Int32(3 + index)) }
+        var steps: [Int32] = []
+        steps.append(
+            stdin.map { posix_spawn_file_actions_adddup2(&actions, $0.read, 0) }
+                ?? posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0))
+        steps.append(posix_spawn_file_actions_adddup2(&actions, stdout.write, 1))
+        steps.append(
+            stderr.map { posix_spawn_file_actions_adddup2(&actions, $0.write, 2) }
+                ?? posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0))
+        for (index, copy) in copies.enumerated() { steps.append(posix_spawn_file_actions_adddup2(&actions, copy, Int32(3 + index))) }
         // Nothing else of ours: another child's pipe held open here would hide its end.
-        sade_spawn_add_close_from(&actions, Int32(3 + descriptors.count))
-        if let directory { sade_spawn_add_chdir(&actions, directory.path) }
+        steps.append(sade_spawn_add_close_from(&actions, Int32(3 + descriptors.count)))
+        if let directory { steps.append(sade_spawn_add_chdir(&actions, directory.path)) }
 
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
         var noSignals = sigset_t()
         sigemptyset(&noSignals)
-        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        steps.append(posix_spawnattr_setsigmask(&attributes, &noSignals))
         var everySignal = sigset_t()
         sigfillset(&everySignal)
-        posix_spawnattr_setsigdefault(&attributes, &everySignal)
-        posix_spawnattr_setpgroup(&attributes, 0)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
+        steps.append(posix_spawnattr_setsigdefault(&attributes, &everySignal))
+        steps.append(posix_spawnattr_setpgroup(&attributes, 0))
+        steps.append(posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP)))
+        if let failed = steps.first(where: { $0 != 0 }) { throw ChildProcessError.cannotStart(executable.path, Self.reason(failed)) }
 
         let environment = (environment ?? ProcessInfo.processInfo.environment).map { "\($0.key)=\($0.value)" }
         var spawnedID: pid_t = 0
-        let spawned = Self.withCStrings([executable.path] + arguments) { argv in
+        let result = Self.withCStrings([executable.path] + arguments) { argv in
             Self.withCStrings(environment) { envp in
                 posix_spawn(&spawnedID, executable.path, &actions, &attributes, argv, envp)
             }
         }
-        guard spawned == 0 else {
-            close(stdout.read)
-            if let stderr { close(stderr.read) }
-            if let stdin { close(stdin.write) }
-            throw ChildProcessError.cannotStart(executable.path, String(cString: strerror(spawned)))
-        }
+        guard result == 0 else { throw ChildProcessError.cannotStart(executable.path, Self.reason(result)) }
+        spawned = true
+        // The child has its ends; ours are the other ones.
+        close(stdout.write)
+        if let stderr { close(stderr.write) }
+        if let stdin { close(stdin.read) }
+
         let pid = spawnedID
         processIdentifier = pid
-        registeredWithReaper = reaped
-        if reaped { ProcessReaper.shared.watch(group: pid) }
+        let group = ProcessGroup(pid, reaper: reaped ? ProcessReaper.shared : nil)
+        self.group = group
         output = OutputCollector(stdout.read)
         errors = stderr.map { OutputCollector($0.read) }
-        exit = ExitWatch(pid) {
-            // Ended with its whole group: nothing left for the reaper (the id may be reused).
-            if reaped && kill(-pid, 0) != 0 { ProcessReaper.shared.forget(group: pid) }
-        }
+        // Ended with its whole group: nothing left to stop, and the id may soon be another's.
+        exit = ExitWatch(pid) { _ = group.isAlive(leaderCollected: true) }
         switch input {
         case .none:
             inputPipe = Mutex(nil)
@@ -148,11 +155,7 @@ public final class ChildProcess: Sendable {
     deinit {
         closeInput()
         // No one can stop it any more: stop it now rather than leave it to outlive us.
-        if exit.status == nil || groupIsAlive {
-            terminate()
-        } else if registeredWithReaper {
-            ProcessReaper.shared.forget(group: processIdentifier)
-        }
+        if groupIsAlive { terminate() }
     }
 
     // MARK: Output
@@ -209,13 +212,19 @@ public final class ChildProcess: Sendable {
         exit.whileRunning { kill(processIdentifier, number) }
     }
 
-    /// Sends `signal` to every process of the child's group.
+    /// Sends `signal` to every process of the child's group, while any of it runs.
     public func signalGroup(_ number: Int32) {
         if groupIsAlive { kill(-processIdentifier, number) }
     }
 
-    /// Whether any process of the child's group still runs.
-    public var groupIsAlive: Bool { kill(-processIdentifier, 0) == 0 }
+    /// Whether any process of the child's group still runs (the child, or a process it
+    /// started that stayed in its group).
+    public var groupIsAlive: Bool { group.isAlive(leaderCollected: exit.status != nil) }
+
+    /// Whether any process of group `id` still runs. A zombie (a process that ended and
+    /// waits for its parent to collect it, which an orphan's new parent, the machine's init,
+    /// may never do) does not count, although a signal to the group still "reaches" it.
+    public static func groupIsAlive(_ id: pid_t) -> Bool { ProcessGroup.anyRunning(in: id) }
 
     /// Waits for the child to end and its output to close; returns its exit status (the
     /// signal's number if a signal ended it) and everything it printed.
@@ -230,28 +239,34 @@ public final class ChildProcess: Sendable {
     /// and returns once no process of the group is left.
     public func stop(grace: Duration = .seconds(5)) async {
         await withCheckedContinuation { continuation in
-            Self.stopGroup(processIdentifier, grace: grace, reaped: registeredWithReaper) { continuation.resume() }
+            stopGroup(grace: grace) { continuation.resume() }
         }
     }
 
     /// ``stop(grace:)`` without waiting for it (in a `defer`, say).
     public func terminate(grace: Duration = .seconds(5)) {
-        Self.stopGroup(processIdentifier, grace: grace, reaped: registeredWithReaper) {}
+        stopGroup(grace: grace) {}
     }
 
-    /// On a thread of its own: SIGTERM to the group, SIGKILL after `grace` if any of it is left,
-    /// then `done` once the group is gone.
-    private static func stopGroup(_ group: pid_t, grace: Duration, reaped: Bool, done: @escaping @Sendable () -> Void) {
+    /// On a thread of its own: SIGTERM to the group, SIGKILL after `grace` if any of it is
+    /// left, then `done` once the group is gone.
+    private func stopGroup(grace: Duration, done: @escaping @Sendable () -> Void) {
+        let (group, exit, id) = (group, exit, processIdentifier)
         Thread.detachNewThread {
-            let pause = useconds_t(20_000)
-            if kill(-group, SIGTERM) == 0 {
+            let pause = useconds_t(50_000)
+            let alive = { group.isAlive(leaderCollected: exit.status != nil) }
+            if alive() {
+                kill(-id, SIGTERM)
                 let deadline = ContinuousClock.now + grace
-                while kill(-group, 0) == 0 && ContinuousClock.now < deadline { usleep(pause) }
-                if kill(-group, SIGKILL) == 0 {
-                    while kill(-group, 0) == 0 { usleep(pause) }
+                while alive() && ContinuousClock.now < deadline { usleep(pause) }
+                if alive() {
+                    kill(-id, SIGKILL)
+                    // SIGKILL cannot be ignored; the bound only guards against a process
+                    // stuck in the kernel (uninterruptible sleep).
+                    let killed = ContinuousClock.now + .seconds(30)
+                    while alive() && ContinuousClock.now < killed { usleep(pause) }
                 }
             }
-            if reaped { ProcessReaper.shared.forget(group: group) }
             done()
         }
     }
@@ -262,11 +277,7 @@ public final class ChildProcess: Sendable {
     /// (SIGPIPE's default); the write fails instead. Children start with the default again.
     private static let ignoreBrokenPipes: Void = { _ = ignoreSignal(SIGPIPE) }()
 
-    private static func pipe() throws -> (read: Int32, write: Int32) {
-        var ends: [Int32] = [0, 0]
-        guard sade_pipe_cloexec(&ends) == 0 else { throw ChildProcessError.cannotStart("pipe", String(cString: strerror(errno))) }
-        return (ends[0], ends[1])
-    }
+    private static func reason(_ code: Int32) -> String { String(cString: strerror(code)) }
 
     private static func withCStrings<R>(_ strings: [String], _ body: ([UnsafeMutablePointer<CChar>?]) -> R) -> R {
         var pointers = strings.map { strdup($0) }
@@ -284,55 +295,6 @@ public enum ChildProcessError: Error, CustomStringConvertible {
     public var description: String {
         switch self {
         case .cannotStart(let program, let reason): "cannot start \(program): \(reason)"
-        }
-    }
-}
-
-/// Waits for one child's end on a thread of its own (`waitpid` blocks).
-final class ExitWatch: Sendable {
-    private struct State {
-        var status: Int32?
-        var waiters: [CheckedContinuation<Int32, Never>] = []
-    }
-
-    private let state = Mutex(State())
-
-    /// Watches `pid`; `ended` runs once it has ended.
-    init(_ pid: pid_t, ended: @escaping @Sendable () -> Void) {
-        Thread.detachNewThread { [self] in
-            // Wait without reaping, then reap under the lock: while `whileRunning` holds
-            // it, the pid cannot be freed and given to another process.
-            var info = siginfo_t()
-            while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) < 0 && errno == EINTR {}
-            let waiters = state.withLock { state in
-                var raw: Int32 = 0
-                while waitpid(pid, &raw, 0) < 0 && errno == EINTR {}
-                // Exited: its code; killed: the signal's number (as Foundation's Process says).
-                let signal = raw & 0x7f
-                state.status = signal == 0 ? (raw >> 8) & 0xff : signal
-                defer { state.waiters = [] }
-                return state.waiters.map { ($0, state.status!) }
-            }
-            ended()
-            for (waiter, status) in waiters { waiter.resume(returning: status) }
-        }
-    }
-
-    var status: Int32? { state.withLock { $0.status } }
-
-    /// Runs `body` while the child has not been reaped: its pid is still its own.
-    func whileRunning(_ body: () -> Void) {
-        state.withLock { state in if state.status == nil { body() } }
-    }
-
-    func ended() async -> Int32 {
-        await withCheckedContinuation { continuation in
-            let status = state.withLock { state -> Int32? in
-                if let status = state.status { return status }
-                state.waiters.append(continuation)
-                return nil
-            }
-            if let status { continuation.resume(returning: status) }
         }
     }
 }

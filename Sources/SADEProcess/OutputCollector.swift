@@ -102,7 +102,8 @@ final class OutputCollector: Sendable {
     }
 
     private static func completeLine(in text: String, containingAny needles: [String]) -> String? {
-        text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().first { line in needles.contains { line.contains($0) } }
-            .map(String.init)
+        // Lines end with "\n" or "\r\n" (one Character to Swift); the last one is incomplete.
+        text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).dropLast()
+            .first { line in needles.contains { line.contains($0) } }.map(String.init)
     }
 }

@@ -14,6 +14,7 @@ import Synchronization
 /// ``ChildProcess`` tells the shared reaper of every group it starts and forgets it once
 /// stopped. The watcher ignores SIGINT and SIGHUP (a Ctrl-C at the terminal reaches the
 /// test process, not the watcher's own group), and on SIGTERM it stops the groups at once.
+/// ``ChildProcess`` tells it of each group once, and to forget it once the group is gone.
 public final class ProcessReaper: Sendable {
     /// The reaper of this process, started on first use.
     public static let shared = ProcessReaper()
@@ -23,7 +24,7 @@ public final class ProcessReaper: Sendable {
 
     /// Starts a watcher of its own.
     public init(grace: Duration = .seconds(5)) {
-        let script = Self.script(graceSteps: Int(grace.components.seconds) * 20)
+        let script = Self.script(graceSteps: Int((grace / .milliseconds(50)).rounded(.up)))
         let watcher = try? ChildProcess(
             URL(fileURLWithPath: "/bin/bash"), ["-c", script, "sade-reaper"], input: .keptOpen, errors: .discarded, reaped: false)
         self.watcher = watcher
@@ -44,26 +45,44 @@ public final class ProcessReaper: Sendable {
 
     private func send(_ line: String) { watcher?.write(line) }
 
-    /// The watcher: reads `+GROUP` and `-GROUP` lines until end-of-file, then ends the groups.
+    /// The watcher: reads `+GROUP` and `-GROUP` lines until end-of-file (or SIGTERM),
+    /// then ends the groups: SIGTERM, and SIGKILL for those with a process still running
+    /// after the grace period (a zombie, which this machine's init may never collect,
+    /// does not count).
     private static func script(graceSteps: Int) -> String {
         """
         trap '' INT HUP QUIT PIPE
-        trap 'ended=1' TERM
         groups=" "
+        running() {
+            local IFS=$' \t\n' stat line rest fields alive=" "
+            for stat in /proc/[0-9]*/stat; do
+                read -r line < "$stat" 2>/dev/null || continue
+                rest=${line##*) }
+                fields=($rest)
+                [ "${fields[0]}" = Z ] && continue
+                case "$groups" in *" ${fields[2]} "*) [[ "$alive" == *" ${fields[2]} "* ]] || alive+="${fields[2]} " ;; esac
+            done
+            echo $alive
+        }
+        stop_groups() {
+            # A trap can run inside `IFS= read`, whose empty IFS would keep the list whole.
+            local IFS=$' \t\n' group alive step
+            for group in $groups; do kill -TERM -- "-$group" 2>/dev/null; done
+            for step in $(seq \(max(graceSteps, 1))); do
+                alive=$(running)
+                [ -z "$alive" ] && return
+                sleep 0.05
+            done
+            for group in $alive; do kill -KILL -- "-$group" 2>/dev/null; done
+        }
+        trap 'stop_groups; exit 0' TERM
         while IFS= read -r line; do
             case $line in
                 +*) groups+="${line#+} " ;;
                 -*) groups="${groups/ ${line#-} / }" ;;
             esac
         done
-        for group in $groups; do kill -TERM -- "-$group" 2>/dev/null; done
-        for step in $(seq \(max(graceSteps, 1))); do
-            alive=""
-            for group in $groups; do kill -0 -- "-$group" 2>/dev/null && alive+="$group "; done
-            [ -z "$alive" ] && exit 0
-            sleep 0.05
-        done
-        for group in $alive; do kill -KILL -- "-$group" 2>/dev/null; done
+        stop_groups
         exit 0
         """
     }

@@ -1,7 +1,8 @@
 import SADEACL
+import SADETestTiming
 import Testing
 
-@Suite("ACL expressions (content-language s-expressions)")
+@Suite("ACL expressions (content-language s-expressions)", .timeLimit(.minutes(5)), .timed)
 struct ACLExpressionTests {
     static let dfRegistration = """
         ((action (agent-identifier :name df@p) (register (df-agent-description :name (agent-identifier :name a@p \

@@ -1,8 +1,9 @@
 import Foundation
 import SADEACL
+import SADETestTiming
 import Testing
 
-@Suite("JSON codec")
+@Suite("JSON codec", .timeLimit(.minutes(5)), .timed)
 struct ACLJSONCodecTests {
     let codec = ACLJSONCodec()
 

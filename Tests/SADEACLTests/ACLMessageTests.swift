@@ -1,8 +1,9 @@
 import Foundation
 import SADEACL
+import SADETestTiming
 import Testing
 
-@Suite("ACL message value types")
+@Suite("ACL message value types", .timeLimit(.minutes(5)), .timed)
 struct ACLMessageTests {
     static let everyParameter = ACLMessage(
         .cfp,
@@ -98,7 +99,7 @@ struct ACLMessageTests {
     }
 }
 
-@Suite("Message templates")
+@Suite("Message templates", .timeLimit(.minutes(5)), .timed)
 struct MessageTemplateTests {
     let message = ACLMessage(
         .inform, sender: "nurse@ward", content: "ok", ontology: "care", interactionProtocol: "fipa-request",
@@ -120,7 +121,7 @@ struct MessageTemplateTests {
     }
 }
 
-@Suite("ACL JSON edge cases")
+@Suite("ACL JSON edge cases", .timeLimit(.minutes(5)), .timed)
 struct ACLJSONEdgeCaseTests {
     @Test("a user-defined parameter without X- cannot be encoded")
     func userDefinedNeedsPrefix() {

@@ -1,8 +1,9 @@
 import Foundation
 import SADEACL
+import SADETestTiming
 import Testing
 
-@Suite("FIPA string codec: errors say what and where")
+@Suite("FIPA string codec: errors say what and where", .timeLimit(.minutes(5)), .timed)
 struct ACLParseErrorTests {
     let codec = ACLStringCodec()
 

@@ -1,9 +1,10 @@
 import Foundation
 import SADEACL
 import SADETestSupport
+import SADETestTiming
 import Testing
 
-@Suite("FIPA string codec: hostile and random input")
+@Suite("FIPA string codec: hostile and random input", .timeLimit(.minutes(5)), .timed)
 struct ACLStringCodecFuzzTests {
     let codec = ACLStringCodec()
 

@@ -1,8 +1,9 @@
 import Foundation
 import SADEACL
+import SADETestTiming
 import Testing
 
-@Suite("FIPA string codec: what it accepts")
+@Suite("FIPA string codec: what it accepts", .timeLimit(.minutes(5)), .timed)
 struct ACLStringCodecParsingTests {
     let codec = ACLStringCodec()
 

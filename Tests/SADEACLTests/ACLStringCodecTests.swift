@@ -1,8 +1,9 @@
 import Foundation
 import SADEACL
+import SADETestTiming
 import Testing
 
-@Suite("FIPA string codec: printing and round trips")
+@Suite("FIPA string codec: printing and round trips", .timeLimit(.minutes(5)), .timed)
 struct ACLStringCodecTests {
     let codec = ACLStringCodec()
 

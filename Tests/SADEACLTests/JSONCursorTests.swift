@@ -1,7 +1,8 @@
 import SADEACL
+import SADETestTiming
 import Testing
 
-@Suite("JSONCursor: SADE's one hand-written JSON reader")
+@Suite("JSONCursor: SADE's one hand-written JSON reader", .timeLimit(.minutes(5)), .timed)
 struct JSONCursorTests {
     /// What reading the number at the start of `text` gives: its text, or the failure.
     static func number(_ text: String) -> String {

@@ -1,10 +1,11 @@
 import SADEACL
 import SADECore
 import Synchronization
+import SADETestTiming
 import Testing
 
 /// The "Your first agent" example of the README, kept compiling and working.
-@Suite("README example", .timeLimit(.minutes(3)))
+@Suite("README example", .timeLimit(.minutes(3)), .timed)
 struct ReadmeExampleTests {
     @Test("the Alarmed agent's alarm makes the Fireman agree and put the fire out")
     func firstAgent() async throws {

@@ -1,8 +1,9 @@
 import Foundation
 import SADETestSupport
+import SADETestTiming
 import Testing
 
-@Suite("sade acl parse / print (the commands)", .timeLimit(.minutes(3)))
+@Suite("sade acl parse / print (the commands)", .timeLimit(.minutes(3)), .timed)
 struct AclCommandTests {
     /// A file in a fresh temporary directory holding `text`.
     static func file(_ text: String, named name: String = "input.acl") throws -> String {

@@ -1,10 +1,11 @@
 import Foundation
 import SADETestSupport
+import SADETestTiming
 import Testing
 
 /// `sade bench --quick --json` is run so that the harness never rots; its figures come
 /// from a debug build and tiny workloads, so only their presence is checked, never a target.
-@Suite("sade bench --quick (the harness works; figures are not judged)", .timeLimit(.minutes(6)))
+@Suite("sade bench --quick (the harness works; figures are not judged)", .timeLimit(.minutes(6)), .timed)
 struct BenchQuickTests {
     /// One object of the JSON array `sade bench --json` prints.
     struct Figure: Decodable {

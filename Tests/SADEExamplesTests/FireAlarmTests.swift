@@ -3,9 +3,10 @@ import SADECore
 import SADEExamples
 import Synchronization
 import SADETestSupport
+import SADETestTiming
 import Testing
 
-@Suite("Fire-alarm example", .timeLimit(.minutes(3)))
+@Suite("Fire-alarm example", .timeLimit(.minutes(3)), .timed)
 struct FireAlarmTests {
     @Test("each fire is detected, reported, put out and cleared, in that order, at the check interval")
     func storyOnAManualClock() async throws {
@@ -77,7 +78,7 @@ final class Transcript: Sendable {
     var all: [String] { lines.withLock { $0 } }
 }
 
-@Suite("sade demo fire (the command)", .timeLimit(.minutes(3)))
+@Suite("sade demo fire (the command)", .timeLimit(.minutes(3)), .timed)
 struct FireDemoCommandTests {
     @Test("prints the story and exits 0 when every fire is out")
     func printsStoryAndExitsZero() async throws {

@@ -2,13 +2,14 @@ import Foundation
 import GRDB
 import SADEHealth
 import SADETestSupport
+import SADETestTiming
 import Testing
 @testable import SADEHealthSQLite
 
 /// An anchored query across patients reads only what came after the anchor: SQLite
 /// walks the rows by `change_number`, not every sample of the type (which made each of
 /// the collector's cycles slower as the store grew).
-@Suite("Anchored queries walk the changes after the anchor")
+@Suite("Anchored queries walk the changes after the anchor", .timeLimit(.minutes(5)), .timed)
 struct SQLiteAnchoredQueryPlanTests {
     @Test("across patients: a rowid range on samples and tombstones, whatever the policy")
     func planUsesTheRowidRange() throws {

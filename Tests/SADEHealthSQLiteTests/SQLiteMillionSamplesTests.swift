@@ -2,9 +2,10 @@ import Foundation
 import SADEHealth
 @testable import SADEHealthSQLite
 import SADETestSupport
+import SADETestTiming
 import Testing
 
-@Suite("SQLite store: a million samples")
+@Suite("SQLite store: a million samples", .timeLimit(.minutes(5)), .timed)
 struct SQLiteMillionSamplesTests {
     @Test("1,000,000 quantity samples saved in batches of 10,000 are all there and can be queried")
     func millionSamples() async throws {

@@ -2,9 +2,10 @@ import Foundation
 import SADEHealth
 import SADEHealthSQLite
 import SADETestSupport
+import SADETestTiming
 import Testing
 
-@Suite("SQLite store: the database file")
+@Suite("SQLite store: the database file", .timeLimit(.minutes(5)), .timed)
 struct SQLitePersistenceTests {
     @Test("reopening the file keeps samples, grants and the registry, and runs each migration once")
     func reopens() async throws {

@@ -1,9 +1,10 @@
 import Foundation
 import SADEExamples
 import SADEIssueTrack
+import SADETestTiming
 import Testing
 
-@Suite("The company's data, on SQLite and on PostgreSQL", .timeLimit(.minutes(3)))
+@Suite("The company's data, on SQLite and on PostgreSQL", .timeLimit(.minutes(3)), .timed)
 struct CompanyStoreTests {
     @Test("company, services, employees and issues survive closing and reopening the store", arguments: CompanyBackend.allCases)
     func persistsAcrossReopening(_ backend: CompanyBackend) async throws {

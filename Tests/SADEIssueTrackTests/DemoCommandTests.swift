@@ -1,8 +1,9 @@
 import Foundation
 import SADETestSupport
+import SADETestTiming
 import Testing
 
-@Suite("sade demo issues", .serialized, .timeLimit(.minutes(3)))
+@Suite("sade demo issues", .serialized, .timeLimit(.minutes(3)), .timed)
 struct DemoCommandTests {
     /// The story's lines that must appear, in this order.
     static let story = [

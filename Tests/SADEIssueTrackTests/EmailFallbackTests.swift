@@ -2,9 +2,10 @@ import Foundation
 import SADEIssueTrack
 import SADENotification
 import SADETestSupport
+import SADETestTiming
 import Testing
 
-@Suite("The e-mail fallback against a real SMTP server (aiosmtpd)", .serialized, .timeLimit(.minutes(3)))
+@Suite("The e-mail fallback against a real SMTP server (aiosmtpd)", .serialized, .timeLimit(.minutes(3)), .timed)
 struct EmailFallbackTests {
     @Test("nobody connected offers the service: one mail to everyone offering it, with the issue and whom to call")
     func mailsEveryoneOfferingTheService() async throws {

@@ -6,6 +6,7 @@ import SADENet
 import SADENotification
 import SADETestSupport
 import Synchronization
+import SADETestTiming
 import Testing
 
 /// The company here; Tony and Maria (both free, both offering infrastructure) each in a
@@ -70,7 +71,7 @@ private struct DistributedOffice {
     }
 }
 
-@Suite("Employees in separate processes", .serialized, .timeLimit(.minutes(3)))
+@Suite("Employees in separate processes", .serialized, .timeLimit(.minutes(3)), .timed)
 struct EmployeeProcessTests {
     @Test("across processes the free colleague chosen by name takes the issue and the store records it")
     func takenAcrossProcesses() async throws {

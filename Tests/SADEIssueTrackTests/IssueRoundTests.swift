@@ -2,9 +2,10 @@ import Foundation
 import SADEACL
 import SADECore
 import SADEIssueTrack
+import SADETestTiming
 import Testing
 
-@Suite("Handing on an issue by Contract Net (in process, manual clock)", .timeLimit(.minutes(3)))
+@Suite("Handing on an issue by Contract Net (in process, manual clock)", .timeLimit(.minutes(3)), .timed)
 struct IssueRoundTests {
     @Test("a critical issue goes to the free colleague; the busy one refuses, naming its urgent issue in the refuse")
     func freeColleagueTakesCriticalIssue() async throws {

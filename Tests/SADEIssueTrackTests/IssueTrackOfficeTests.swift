@@ -3,11 +3,12 @@ import SADECore
 import SADEExamples
 import SADEIssueTrack
 import SADENotification
+import SADETestTiming
 import Testing
 
 /// The office that runs the issue track inside `sade serve`: every employee's agent on
 /// one platform, rounds in the background, presence kept across restarts.
-@Suite("IssueTrackOffice: the issue track as a service", .timeLimit(.minutes(3)))
+@Suite("IssueTrackOffice: the issue track as a service", .timeLimit(.minutes(3)), .timed)
 struct IssueTrackOfficeTests {
     /// An office on a manual clock over the scenario's company in `directory` (a file
     /// store) or in memory, Julia and Pedro out of the office.

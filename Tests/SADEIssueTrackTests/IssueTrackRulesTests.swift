@@ -1,8 +1,9 @@
 import Foundation
 import SADEIssueTrack
+import SADETestTiming
 import Testing
 
-@Suite("Issue track rules (iMobile §IV)")
+@Suite("Issue track rules (iMobile §IV)", .timeLimit(.minutes(5)), .timed)
 struct IssueTrackRulesTests {
     let rules = IssueTrackRules()
     let now = Date(timeIntervalSince1970: 1_795_000_000)

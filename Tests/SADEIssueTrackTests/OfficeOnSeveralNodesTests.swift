@@ -6,11 +6,12 @@ import SADEIssueTrack
 import SADENotification
 import SADEPostgres
 import SADETestSupport
+import SADETestTiming
 import Testing
 
 /// Two nodes' issue tracks on one PostgreSQL database (the test process's throwaway
 /// server), in one process: the office open on one node, the other forwarding to it.
-@Suite("The issue track's office on several nodes", .timeLimit(.minutes(3)))
+@Suite("The issue track's office on several nodes", .timeLimit(.minutes(3)), .timed)
 struct OfficeOnSeveralNodesTests {
     /// One node's issue track: its office over the shared company, and its calls to the other node's.
     struct Node {

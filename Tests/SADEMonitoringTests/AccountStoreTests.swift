@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import SADETestTiming
 import Testing
 import SADEHealth
 @testable import SADEMonitoring
@@ -14,7 +15,7 @@ enum AccountBackend: String, CaseIterable, CustomTestStringConvertible {
 }
 
 /// One conformance suite for both backends.
-@Suite("Accounts and device tokens (SQLite and PostgreSQL)")
+@Suite("Accounts and device tokens (SQLite and PostgreSQL)", .timeLimit(.minutes(5)), .timed)
 struct AccountStoreTests {
     /// A fresh store of `backend`, with a way to read one column of every row of a table
     /// as the database holds it (to see what is stored in place of secrets).

@@ -1,8 +1,9 @@
 import Foundation
 import SADEMonitoring
+import SADETestTiming
 import Testing
 
-@Suite("MonitoringSystem: its dates follow the machine's")
+@Suite("MonitoringSystem: its dates follow the machine's", .timeLimit(.minutes(5)), .timed)
 struct MonitoringSystemClockTests {
     @Test("on the real clock, now() equals the machine's date, however long opening the databases took")
     func nowDoesNotLagBehindOpening() async throws {

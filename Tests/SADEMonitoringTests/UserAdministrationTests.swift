@@ -2,9 +2,10 @@ import Foundation
 import SADECore
 import SADEHealth
 @testable import SADEMonitoring
+import SADETestTiming
 import Testing
 
-@Suite("User administration: accounts with their clinical records, all or nothing", .timeLimit(.minutes(3)))
+@Suite("User administration: accounts with their clinical records, all or nothing", .timeLimit(.minutes(3)), .timed)
 struct UserAdministrationTests {
     /// A system of its own in memory, with an admin and a registered patient.
     static func system() async throws -> (MonitoringSystem, admin: UserAccount) {

@@ -2,11 +2,12 @@ import Foundation
 import SADEACL
 import SADECore
 import SADETestSupport
+import SADETestTiming
 import Testing
 
 @testable import SADENet
 
-@Suite("Platforms in separate processes", .serialized, .timeLimit(.minutes(3)))
+@Suite("Platforms in separate processes", .serialized, .timeLimit(.minutes(3)), .timed)
 struct CrossProcessTests {
     @Test("a request to echo in another process is answered; sade send reaches an agent here")
     func messagesBothWays() async throws {

@@ -1,8 +1,9 @@
 import Foundation
 import SADETestSupport
+import SADETestTiming
 import Testing
 
-@Suite("sade platform and sade send over mutual TLS, as processes", .timeLimit(.minutes(3)))
+@Suite("sade platform and sade send over mutual TLS, as processes", .timeLimit(.minutes(3)), .timed)
 struct PlatformTLSProcessTests {
     @Test("""
         a platform started with its certificate answers sade send holding one of the same CA; without a certificate sade send \

@@ -2,11 +2,12 @@ import Foundation
 import SADEACL
 import SADECore
 import SADETestSupport
+import SADETestTiming
 import Testing
 
 @testable import SADENet
 
-@Suite("Platforms authenticated by mutual TLS", .timeLimit(.minutes(3)))
+@Suite("Platforms authenticated by mutual TLS", .timeLimit(.minutes(3)), .timed)
 struct PlatformTLSTests {
     /// A transport for `platform` with a certificate for `name` from `authority`, trusting `trusted`.
     static func transport(

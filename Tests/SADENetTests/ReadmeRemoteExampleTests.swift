@@ -2,9 +2,10 @@ import SADEACL
 import SADECore
 import SADETestSupport
 import SADENet
+import SADETestTiming
 import Testing
 
-@Suite("README: talking to agents on other machines", .timeLimit(.minutes(3)))
+@Suite("README: talking to agents on other machines", .timeLimit(.minutes(3)), .timed)
 struct ReadmeRemoteExampleTests {
     @Test("the README's remote example runs as written against a sade platform process")
     func readmeExample() async throws {

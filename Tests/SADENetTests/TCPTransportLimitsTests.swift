@@ -1,11 +1,12 @@
 import SADEACL
 import SADECore
+import SADETestTiming
 import Testing
 
 @testable import SADENet
 
 /// Cases a review found broken: each test names what used to go wrong.
-@Suite("TCP transport: names, limits and rejections", .timeLimit(.minutes(3)))
+@Suite("TCP transport: names, limits and rejections", .timeLimit(.minutes(3)), .timed)
 struct TCPTransportLimitsTests {
     @Test("an agent addressed without its platform at a tcp address answers requests and contract nets")
     func unqualifiedRemoteNames() async throws {

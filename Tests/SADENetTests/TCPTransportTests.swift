@@ -1,5 +1,6 @@
 import SADEACL
 import SADECore
+import SADETestTiming
 import Testing
 
 @testable import SADENet
@@ -9,7 +10,7 @@ let quickConfiguration = TCPTransport.Configuration(
     connectTimeout: .seconds(2), connectAttempts: 3, initialBackoff: .milliseconds(10),
     maximumBackoff: .milliseconds(50), deliveryTimeout: .seconds(20), drainTimeout: .seconds(10))
 
-@Suite("TCP transport between platforms", .timeLimit(.minutes(3)))
+@Suite("TCP transport between platforms", .timeLimit(.minutes(3)), .timed)
 struct TCPTransportTests {
     @Test("two platforms on loopback exchange messages both ways, replies find their way back")
     func twoPlatformsBothWays() async throws {

@@ -2,11 +2,12 @@ import NIOCore
 import SADEACL
 import SADECore
 import SADETestSupport
+import SADETestTiming
 import Testing
 
 @testable import SADENet
 
-@Suite("TCP transport under stress and bad input", .timeLimit(.minutes(3)))
+@Suite("TCP transport under stress and bad input", .timeLimit(.minutes(3)), .timed)
 struct TransportRobustnessTests {
     @Test("shutdown waits until queued messages are taken, over one reused connection")
     func shutdownDrainsQueue() async throws {

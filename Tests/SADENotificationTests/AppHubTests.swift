@@ -1,9 +1,10 @@
 import Foundation
 import SADECore
 import SADENotification
+import SADETestTiming
 import Testing
 
-@Suite("In-app notification hub", .timeLimit(.minutes(3)))
+@Suite("In-app notification hub", .timeLimit(.minutes(3)), .timed)
 struct AppHubTests {
     @Test("1,000 concurrent subscribers each get every notification; a stalled one blocks nobody")
     func thousandSubscribersOneStalled() async throws {

@@ -1,9 +1,10 @@
 import Foundation
 import SADENotification
 import SADETestSupport
+import SADETestTiming
 import Testing
 
-@Suite("E-mail and webhook channels against real servers", .serialized, .timeLimit(.minutes(3)))
+@Suite("E-mail and webhook channels against real servers", .serialized, .timeLimit(.minutes(3)), .timed)
 struct ChannelTests {
     @Test("an e-mail reaches a real SMTP server with its headers, every recipient and a dot-stuffed body")
     func emailDelivered() async throws {

@@ -2,9 +2,10 @@ import Foundation
 import SADECore
 import SADENotification
 import SADETestSupport
+import SADETestTiming
 import Testing
 
-@Suite("Acknowledgement and escalation", .timeLimit(.minutes(3)))
+@Suite("Acknowledgement and escalation", .timeLimit(.minutes(3)), .timed)
 struct EscalationTests {
     static let policy = EscalationPolicy.nurseThenDoctorThenMail(
         nurses: ["nurse1"], doctors: ["doctor1"], mailingList: ["icu@hospital.test"], doctorAfter: .seconds(300), mailAfter: .seconds(900))

@@ -1,8 +1,9 @@
 import Foundation
 import SADETestSupport
+import SADETestTiming
 import Testing
 
-@Suite("sade notify (the command)", .serialized, .timeLimit(.minutes(3)))
+@Suite("sade notify (the command)", .serialized, .timeLimit(.minutes(3)), .timed)
 struct NotifyCommandTests {
     @Test("sends a test e-mail through a real SMTP server and says so")
     func emailDelivered() async throws {

@@ -1,9 +1,10 @@
 import Foundation
 import GRDB
 @testable import SADENotification
+import SADETestTiming
 import Testing
 
-@Suite("Outbox rows that cannot be read")
+@Suite("Outbox rows that cannot be read", .timeLimit(.minutes(5)), .timed)
 struct OutboxCorruptRowTests {
     @Test("a delivery row whose notification id is not one is a typed error naming table, column and value, not a crash")
     func corruptNotificationID() async throws {

@@ -2,9 +2,10 @@ import Metrics
 import MetricsTestKit
 @testable import SADENotification
 import SADETestSupport
+import SADETestTiming
 import Testing
 
-@Suite("The outbox's metrics: deliveries, retries, dead letters, pending", .timeLimit(.minutes(3)))
+@Suite("The outbox's metrics: deliveries, retries, dead letters, pending", .timeLimit(.minutes(3)), .timed)
 struct OutboxMetricsTests {
     @Test("a failed attempt counts as a retry, then as delivered; pending follows the deliveries waiting")
     func retriesThenDelivered() async throws {

@@ -3,6 +3,7 @@ import SADECore
 @testable import SADENotification
 import SADETestSupport
 import Synchronization
+import SADETestTiming
 import Testing
 
 /// A channel whose deliveries fail until told otherwise, keeping what it delivered.
@@ -45,7 +46,7 @@ func next(_ events: inout AsyncStream<OutboxEvent>.Iterator, where predicate: (O
     return nil
 }
 
-@Suite("Durable outbox", .serialized, .timeLimit(.minutes(3)))
+@Suite("Durable outbox", .serialized, .timeLimit(.minutes(3)), .timed)
 struct OutboxTests {
     static let quick = NotificationOutbox.Configuration(maxAttempts: 4, initialBackoff: .seconds(10), maximumBackoff: .seconds(60), jitter: 0)
 

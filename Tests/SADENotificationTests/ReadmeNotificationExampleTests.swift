@@ -1,9 +1,10 @@
 import Foundation
 import SADENotification
 import SADETestSupport
+import SADETestTiming
 import Testing
 
-@Suite("README: notifications", .timeLimit(.minutes(3)))
+@Suite("README: notifications", .timeLimit(.minutes(3)), .timed)
 struct ReadmeNotificationExampleTests {
     @Test("the README's outbox and escalation example runs against local servers")
     func readmeExample() async throws {

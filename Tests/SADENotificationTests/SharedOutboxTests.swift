@@ -3,6 +3,7 @@ import SADECore
 @testable import SADENotification
 import SADETestSupport
 import Synchronization
+import SADETestTiming
 import Testing
 
 /// A channel shared by several nodes' outboxes in a test: records every delivery, in
@@ -53,7 +54,7 @@ func until(_ condition: () async throws -> Bool) async rethrows {
     while try await !condition(), !Task.isCancelled { await Task.yield() }
 }
 
-@Suite("One outbox in PostgreSQL shared by several nodes", .serialized, .timeLimit(.minutes(3)))
+@Suite("One outbox in PostgreSQL shared by several nodes", .serialized, .timeLimit(.minutes(3)), .timed)
 struct SharedOutboxTests {
     @Test("two nodes dispatching from one database deliver every notice once, whichever node accepted it")
     func eachDeliveryOnce() async throws {

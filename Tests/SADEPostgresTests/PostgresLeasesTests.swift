@@ -1,9 +1,10 @@
 import Foundation
 import SADEPostgres
 import SADETestSupport
+import SADETestTiming
 import Testing
 
-@Suite("PostgreSQL: leases and notifications between nodes", .timeLimit(.minutes(3)))
+@Suite("PostgreSQL: leases and notifications between nodes", .timeLimit(.minutes(3)), .timed)
 struct PostgresLeasesTests {
     /// Two nodes' pools on one fresh database, with its leases.
     static func nodes() async throws -> [(pool: PostgresPool, leases: PostgresLeases)] {

@@ -1,8 +1,9 @@
 import SADEPostgres
 import SADETestSupport
+import SADETestTiming
 import Testing
 
-@Suite("PostgreSQL: database URLs")
+@Suite("PostgreSQL: database URLs", .timeLimit(.minutes(5)), .timed)
 struct PostgresLocationTests {
     @Test("a full URL gives host, port, user, password, database and TLS; the description hides the password")
     func fullURL() throws {

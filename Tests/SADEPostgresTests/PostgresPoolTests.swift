@@ -3,9 +3,10 @@ import SADEHealth
 import SADEHealthPostgres
 import SADEPostgres
 import SADETestSupport
+import SADETestTiming
 import Testing
 
-@Suite("PostgreSQL: pools, migrations and several nodes on one database", .timeLimit(.minutes(3)))
+@Suite("PostgreSQL: pools, migrations and several nodes on one database", .timeLimit(.minutes(3)), .timed)
 struct PostgresPoolTests {
     @Test("a database nobody listens for is a clear 'unavailable' error within the timeout, naming where, without the password")
     func unreachable() async throws {

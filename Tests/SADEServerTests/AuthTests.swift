@@ -1,11 +1,12 @@
 import Foundation
 import HTTPTypes
 import SADETestSupport
+import SADETestTiming
 import Testing
 import SADEMonitoring
 @testable import SADEServer
 
-@Suite("Login and tokens")
+@Suite("Login and tokens", .timeLimit(.minutes(5)), .timed)
 struct AuthTests {
     @Test("logging in returns a bearer token and the user; the token identifies the caller")
     func login() async throws {

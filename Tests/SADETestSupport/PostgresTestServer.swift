@@ -26,6 +26,8 @@ public final class PostgresTestServer: Sendable {
     }
 
     private static let started = Mutex<Task<PostgresTestServer, any Error>?>(nil)
+    /// The processes that stop the clusters once this process has ended.
+    private static let watchers = Mutex<[ChildProcess]>([])
 
     /// The server of this test process, started on first use.
     ///
@@ -131,8 +133,11 @@ public final class PostgresTestServer: Sendable {
             \(isRootPrefix)\(binaries)/pg_ctl -D \(folder)/data -m immediate stop >/dev/null 2>&1
             rm -rf \(folder)
             """
-        // Not stopped by the reaper with the test process's other children: it has work to do then.
-        _ = try? ChildProcess(URL(fileURLWithPath: "/bin/sh"), ["-c", script], errors: .discarded, reaped: false)
+        // Not stopped by the reaper with the test process's other children: it has work to
+        // do then. Held for as long as this process runs (a released child is stopped).
+        if let watcher = try? ChildProcess(URL(fileURLWithPath: "/bin/sh"), ["-c", script], errors: .discarded, reaped: false) {
+            Self.watchers.withLock { $0.append(watcher) }
+        }
     }
 
     private var isRootPrefix: String { getuid() == 0 ? "/usr/sbin/runuser -u postgres -- " : "" }

@@ -71,7 +71,7 @@ public struct TestServer: Sendable {
     }
 }
 
-/// A loopback port held by the test: bound, never listening, so a connection to it is
+/// A loopback port held by the test: bound, not listening, so a connection to it is
 /// refused, and no one else can take it while the test holds it (a port chosen, released
 /// and used later could be anyone's by then). A server can be handed the socket
 /// (``descriptor``) and listen on it. Closed when no one holds it any more.
@@ -84,7 +84,7 @@ public final class ReservedPort: Sendable {
     /// Binds a TCP socket to port 0 of `127.0.0.1`, or of `::1` when `ipv6`.
     public init(ipv6: Bool = false) throws {
         let family = ipv6 ? AF_INET6 : AF_INET
-        let descriptor = socket(family, Int32(SOCK_STREAM.rawValue), 0)
+        let descriptor = socket(family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else { throw TestToolError("socket: \(String(cString: strerror(errno)))") }
         var storage = sockaddr_storage()
         var length: socklen_t

@@ -1,8 +1,9 @@
 import SADEACL
 import SADECore
+import SADETestTiming
 import Testing
 
-@Suite("Agent life cycle", .timeLimit(.minutes(3)))
+@Suite("Agent life cycle", .timeLimit(.minutes(3)), .timed)
 struct AgentLifecycleTests {
     @Test("suspend holds messages and cancels intentions; resume handles them and re-adopts goals")
     func suspendAndResume() async throws {

@@ -1,5 +1,6 @@
 import SADEACL
 import SADECore
+import SADETestTiming
 import Testing
 
 private extension BeliefKey where Value == Bool {
@@ -12,7 +13,7 @@ private extension BeliefKey where Value == Int {
 
 /// What an introspector and a sniffer see: an agent's snapshot, its reasoning cycles'
 /// decisions, and the platform's traffic for chosen agents.
-@Suite("Introspection and sniffing", .timeLimit(.minutes(3)))
+@Suite("Introspection and sniffing", .timeLimit(.minutes(3)), .timed)
 struct IntrospectionTests {
     /// A heater: keeps the room warm, with a plan that only applies when the window is shut.
     static func heater(on platform: Environment) -> Agent {

@@ -1,9 +1,10 @@
 import SADEACL
 @testable import SADECore
+import SADETestTiming
 import Testing
 
 /// Edge cases of the life cycle found in review: each proves a fix.
-@Suite("Life-cycle edge cases", .timeLimit(.minutes(3)))
+@Suite("Life-cycle edge cases", .timeLimit(.minutes(3)), .timed)
 struct LifecycleEdgeCaseTests {
     @Test("a stopped or suspended agent sends nothing")
     func onlyActiveAgentsSend() async throws {
@@ -124,7 +125,7 @@ struct LifecycleEdgeCaseTests {
     }
 }
 
-@Suite("Composite behaviours give each child its own stop flag", .timeLimit(.minutes(3)))
+@Suite("Composite behaviours give each child its own stop flag", .timeLimit(.minutes(3)), .timed)
 struct CompositeStopFlagTests {
     @Test("a cyclic child that stops itself does not stop the next one")
     func sequentialChildrenStopIndependently() async throws {

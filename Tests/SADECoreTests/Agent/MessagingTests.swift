@@ -1,8 +1,9 @@
 import SADEACL
 import SADECore
+import SADETestTiming
 import Testing
 
-@Suite("Messaging between agents", .timeLimit(.minutes(3)))
+@Suite("Messaging between agents", .timeLimit(.minutes(3)), .timed)
 struct MessagingTests {
     @Test("a message to an unknown agent comes back to the sender as a FIPA failure")
     func unknownAgentYieldsFailure() async throws {

@@ -1,5 +1,6 @@
 import SADEACL
 import SADECore
+import SADETestTiming
 import Testing
 
 extension BeliefKey where Value == Bool {
@@ -7,7 +8,7 @@ extension BeliefKey where Value == Bool {
 }
 
 /// The four unit tests of SADE4Health §5.2, on the Alarmed/Fireman agents.
-@Suite("SADE4Health unit tests", .timeLimit(.minutes(3)))
+@Suite("SADE4Health unit tests", .timeLimit(.minutes(3)), .timed)
 struct SeedUnitTests {
     @Test("1. init: the agent keeps every property it was created with")
     func initialisation() async {

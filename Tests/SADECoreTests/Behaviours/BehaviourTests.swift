@@ -1,7 +1,8 @@
 import SADECore
+import SADETestTiming
 import Testing
 
-@Suite("Behaviours", .timeLimit(.minutes(3)))
+@Suite("Behaviours", .timeLimit(.minutes(3)), .timed)
 struct BehaviourTests {
     @Test("a one-shot behaviour runs once at start and is removed")
     func oneShot() async throws {

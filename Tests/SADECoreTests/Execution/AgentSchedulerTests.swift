@@ -7,6 +7,7 @@ import Foundation
 import SADEACL
 import SADECore
 import Synchronization
+import SADETestTiming
 import Testing
 
 /// The calling thread, to tell which thread ran a handler.
@@ -38,7 +39,7 @@ private func eventually(_ condition: () -> Bool) async -> Bool {
     return condition()
 }
 
-@Suite("Agent scheduler", .timeLimit(.minutes(3)))
+@Suite("Agent scheduler", .timeLimit(.minutes(3)), .timed)
 struct AgentSchedulerTests {
     #if os(Linux)
     @Test("a pool of its own runs its agents' work, then shutdown ends its threads; a second shutdown returns at once")

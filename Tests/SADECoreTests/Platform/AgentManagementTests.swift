@@ -1,8 +1,9 @@
 import SADEACL
 import SADECore
+import SADETestTiming
 import Testing
 
-@Suite("AMS and DF answer fipa-agent-management requests", .timeLimit(.minutes(3)))
+@Suite("AMS and DF answer fipa-agent-management requests", .timeLimit(.minutes(3)), .timed)
 struct AgentManagementTests {
     /// A request to the platform's `df` or `ams` in FIPA-SL, as another agent would send it.
     static func request(_ action: String, to receiver: AgentIdentifier, id: String) -> ACLMessage {
@@ -131,7 +132,7 @@ struct AgentManagementTests {
     }
 }
 
-@Suite("Platform shutdown")
+@Suite("Platform shutdown", .timeLimit(.minutes(5)), .timed)
 struct PlatformShutdownTests {
     @Test("a platform that is shut down is freed, with its agents and its ams and df")
     func shutdownFreesThePlatform() async throws {

@@ -1,9 +1,10 @@
 import SADEACL
 import SADECore
 import Synchronization
+import SADETestTiming
 import Testing
 
-@Suite("Yellow pages (DF)")
+@Suite("Yellow pages (DF)", .timeLimit(.minutes(5)), .timed)
 struct DirectoryFacilitatorTests {
     let platform = Environment(name: "hospital")
     let nurse = AgentIdentifier(name: "nurse-ana@hospital")

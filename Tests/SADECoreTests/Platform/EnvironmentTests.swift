@@ -2,9 +2,10 @@ import InMemoryLogging
 import Logging
 import SADEACL
 import SADECore
+import SADETestTiming
 import Testing
 
-@Suite("Platforms", .timeLimit(.minutes(3)))
+@Suite("Platforms", .timeLimit(.minutes(3)), .timed)
 struct EnvironmentTests {
     @Test("two platforms in one process keep their agents, pages and messages apart")
     func platformsAreIsolated() async throws {

@@ -2,9 +2,10 @@ import Metrics
 import MetricsTestKit
 import SADEACL
 import SADECore
+import SADETestTiming
 import Testing
 
-@Suite("A platform's metrics: agents alive, messages delivered and failed, mailbox depth")
+@Suite("A platform's metrics: agents alive, messages delivered and failed, mailbox depth", .timeLimit(.minutes(5)), .timed)
 struct PlatformMetricsTests {
     @Test("agents alive follow starts and stops; delivered and failed messages are counted by reason")
     func agentsAndMessages() async throws {

@@ -1,8 +1,9 @@
 import SADEACL
 import SADECore
+import SADETestTiming
 import Testing
 
-@Suite("FIPA Contract Net", .timeLimit(.minutes(3)))
+@Suite("FIPA Contract Net", .timeLimit(.minutes(3)), .timed)
 struct ContractNetTests {
     /// A contractor that bids `price` (or refuses when `nil`), records rejections and
     /// reports `(done <name>)` once accepted.
@@ -82,6 +83,7 @@ struct ContractNetTests {
         let slow = try await startedAgent("Slow", on: platform)
         var slowProbe = await EventProbe(slow)
         let manager = try await startedAgent("Manager", on: platform)
+        var managerProbe = await EventProbe(manager)
 
         let run = Task {
             try await manager.contractNet(
@@ -89,6 +91,8 @@ struct ContractNetTests {
                 deadline: .seconds(3), resultTimeout: .seconds(30))
         }
         let cfp = try #require(await slowProbe.nextMessage { $0.performative == .cfp })
+        // Fast's proposal is in before the deadline passes (it answers on its own time).
+        #expect(await managerProbe.nextMessage { $0.performative == .propose && $0.sender?.localName == "Fast" } != nil)
         await clock.waitForSleepers(1)
         clock.advance(by: .seconds(3))
         _ = await winnerProbe.nextMessage { $0.performative == .acceptProposal }

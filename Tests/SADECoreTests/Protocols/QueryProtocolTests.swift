@@ -1,12 +1,13 @@
 import SADEACL
 import SADECore
+import SADETestTiming
 import Testing
 
 extension BeliefKey where Value == Double {
     fileprivate static let temperature: BeliefKey<Double> = "temperature"
 }
 
-@Suite("FIPA Query", .timeLimit(.minutes(3)))
+@Suite("FIPA Query", .timeLimit(.minutes(3)), .timed)
 struct QueryProtocolTests {
     static func thermometer(on platform: Environment) async throws -> Agent {
         try await startedAgent("Thermometer", on: platform) {

@@ -1,9 +1,10 @@
 import Foundation
 import SADEACL
 import SADECore
+import SADETestTiming
 import Testing
 
-@Suite("FIPA Request and Query", .timeLimit(.minutes(3)))
+@Suite("FIPA Request and Query", .timeLimit(.minutes(3)), .timed)
 struct RequestProtocolTests {
     @Test("agree then inform: the request returns the result and the agreement")
     func agreeThenInform() async throws {
@@ -99,7 +100,7 @@ struct RequestProtocolTests {
         let error = await call.value
         #expect(error == .timedOut(after: .seconds(5)))
 
-        let sent = try #require(requests.all.first)
+        let sent = try #require(await requests.all(atLeast: 1).first)
         let replyBy = try #require(sent.replyBy)
         #expect(replyBy.timeIntervalSince(before) > 4 && replyBy.timeIntervalSince(before) < 60)
         #expect(sent.replyWith?.isEmpty == false)
@@ -205,7 +206,7 @@ struct RequestProtocolTests {
     }
 }
 
-@Suite("Conversations", .timeLimit(.minutes(3)))
+@Suite("Conversations", .timeLimit(.minutes(3)), .timed)
 struct ConversationTests {
     @Test("cancelling the waiting task ends the request with cancelled and leaves no timer on the clock")
     func cancelledRequest() async throws {
@@ -239,7 +240,7 @@ struct ConversationTests {
         clock.advance(by: .seconds(1))
         #expect(await call.value == .timedOut(after: .seconds(1)))
 
-        slow.send(try #require(requests.all.first).makeReply(.inform, content: "(too late)"))
+        slow.send(try #require(await requests.all(atLeast: 1).first).makeReply(.inform, content: "(too late)"))
         _ = await probe.nextMessage { $0.content == "(too late)" }
         _ = await nurse.state
         #expect(late.all.map { $0.content } == ["(too late)"])

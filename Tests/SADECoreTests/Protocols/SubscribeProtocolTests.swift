@@ -1,8 +1,9 @@
 import SADEACL
 import SADECore
+import SADETestTiming
 import Testing
 
-@Suite("FIPA Subscribe", .timeLimit(.minutes(3)))
+@Suite("FIPA Subscribe", .timeLimit(.minutes(3)), .timed)
 struct SubscribeProtocolTests {
     @Test("subscribe, agree, informs in order, cancel: the sequence ends and the responder forgets the subscriber")
     func subscribeInformCancel() async throws {

@@ -2,6 +2,7 @@ import InMemoryLogging
 import Logging
 import SADEACL
 import SADECore
+import SADETestTiming
 import Testing
 
 extension BeliefKey where Value == Int {
@@ -46,7 +47,7 @@ struct ReversePlanSelection: PlanSelectionStrategy {
     }
 }
 
-@Suite("BDI reasoning cycle", .timeLimit(.minutes(3)))
+@Suite("BDI reasoning cycle", .timeLimit(.minutes(3)), .timed)
 struct BDICycleTests {
     @Test("one cycle calls the four strategies in the seed's order")
     func strategiesRunInOrder() async throws {
@@ -145,7 +146,7 @@ struct BDICycleTests {
     }
 }
 
-@Suite("Default belief revision")
+@Suite("Default belief revision", .timeLimit(.minutes(5)), .timed)
 struct BeliefRevisionTests {
     @Test("a belief whose validity has passed is dropped by the next cycle")
     func expiredBeliefsAreDropped() async throws {
@@ -197,7 +198,7 @@ struct LearningOptionGeneration: OptionGenerationStrategy {
     }
 }
 
-@Suite("Custom strategies changing the mental state", .timeLimit(.minutes(3)))
+@Suite("Custom strategies changing the mental state", .timeLimit(.minutes(3)), .timed)
 struct CustomStrategyTests {
     @Test("an option generation that adds a plan on a message gets it executed")
     func optionGenerationAddsPlan() async throws {

@@ -1,4 +1,5 @@
 import SADECore
+import SADETestTiming
 import Testing
 
 /// A thermostat agent keeping the room at 25 °C or less with one plan.
@@ -9,7 +10,7 @@ func thermostat(_ plan: Plan) -> Agent {
     }
 }
 
-@Suite("Perform, achieve and maintain goals", .timeLimit(.minutes(3)))
+@Suite("Perform, achieve and maintain goals", .timeLimit(.minutes(3)), .timed)
 struct GoalKindTests {
     @Test("an achieve goal tries plans until its condition holds")
     func achieveGoalRunsUntilConditionHolds() async throws {
@@ -145,7 +146,7 @@ struct GoalKindTests {
     }
 }
 
-@Suite("Maintain goal broken again while its plan runs", .timeLimit(.minutes(3)))
+@Suite("Maintain goal broken again while its plan runs", .timeLimit(.minutes(3)), .timed)
 struct MaintainGoalRaceTests {
     @Test("a violation while the restoring plan is still running is pursued again, not lost")
     func violationDuringIntentionIsNotLost() async throws {

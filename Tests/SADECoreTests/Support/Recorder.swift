@@ -1,16 +1,47 @@
 import Synchronization
 
-/// A thread-safe list that actions, strategies and tests append to.
+/// A thread-safe list that actions, strategies and tests append to; a test can await
+/// what has not been appended yet.
 final class Recorder<Element: Sendable>: Sendable {
-    private let items = Mutex<[Element]>([])
+    private struct State {
+        var items: [Element] = []
+        var waiters: [(count: Int, continuation: CheckedContinuation<[Element], Never>)] = []
+    }
+
+    private let state = Mutex(State())
 
     init() {}
 
-    func append(_ item: Element) { items.withLock { $0.append(item) } }
+    func append(_ item: Element) {
+        let ready = state.withLock { state -> [(CheckedContinuation<[Element], Never>, [Element])] in
+            state.items.append(item)
+            let items = state.items
+            var ready: [(CheckedContinuation<[Element], Never>, [Element])] = []
+            state.waiters.removeAll { waiter in
+                guard items.count >= waiter.count else { return false }
+                ready.append((waiter.continuation, items))
+                return true
+            }
+            return ready
+        }
+        for (continuation, items) in ready { continuation.resume(returning: items) }
+    }
 
-    var all: [Element] { items.withLock { $0 } }
+    var all: [Element] { state.withLock { $0.items } }
 
-    var count: Int { items.withLock { $0.count } }
+    var count: Int { state.withLock { $0.items.count } }
+
+    /// The items, once there are at least `count` (an agent's handler runs on its own time).
+    func all(atLeast count: Int) async -> [Element] {
+        await withCheckedContinuation { continuation in
+            let items = state.withLock { state -> [Element]? in
+                if state.items.count >= count { return state.items }
+                state.waiters.append((count, continuation))
+                return nil
+            }
+            if let items { continuation.resume(returning: items) }
+        }
+    }
 }
 
 /// A gate that tasks wait at until a test opens it.

@@ -1,7 +1,8 @@
 import SADECore
+import SADETestTiming
 import Testing
 
-@Suite("Manual clock", .timeLimit(.minutes(3)))
+@Suite("Manual clock", .timeLimit(.minutes(3)), .timed)
 struct ManualClockTests {
     @Test("sleepers wake in deadline order once time reaches them")
     func wakesInOrder() async throws {

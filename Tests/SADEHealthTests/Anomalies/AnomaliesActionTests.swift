@@ -2,9 +2,10 @@ import Foundation
 import SADEACL
 import SADECore
 import SADEHealth
+import SADETestTiming
 import Testing
 
-@Suite("AnomaliesAction inside an agent", .timeLimit(.minutes(3)))
+@Suite("AnomaliesAction inside an agent", .timeLimit(.minutes(3)), .timed)
 struct AnomaliesActionTests {
     private let epoch = Date(timeIntervalSince1970: 1_700_000_000)
     private let ana: PatientID = "ana"

@@ -1,8 +1,9 @@
 import Foundation
 import SADEHealth
+import SADETestTiming
 import Testing
 
-@Suite("Anomaly detector: NEWS2 per patient and missing data")
+@Suite("Anomaly detector: NEWS2 per patient and missing data", .timeLimit(.minutes(5)), .timed)
 struct AnomalyDetectorNEWS2Tests {
     private let start = Date(timeIntervalSince1970: 1_700_000_000)
     private let ana: PatientID = "ana"

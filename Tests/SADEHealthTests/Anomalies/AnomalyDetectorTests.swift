@@ -1,9 +1,10 @@
 import Foundation
 import SADEHealth
+import SADETestTiming
 import Testing
 
 /// The anomaly engine with injected times: minutes after a fixed start, no clock.
-@Suite("Anomaly detector: ranges, episodes, hysteresis, escalation")
+@Suite("Anomaly detector: ranges, episodes, hysteresis, escalation", .timeLimit(.minutes(5)), .timed)
 struct AnomalyDetectorTests {
     private let start = Date(timeIntervalSince1970: 1_700_000_000)
     private let ana: PatientID = "ana"

@@ -1,8 +1,9 @@
 import Foundation
 import SADETestSupport
+import SADETestTiming
 import Testing
 
-@Suite("sade news2 (the command)", .timeLimit(.minutes(3)))
+@Suite("sade news2 (the command)", .timeLimit(.minutes(3)), .timed)
 struct News2CommandTests {
     private let example = [
         "news2", "--rr", "22", "--spo2", "95", "--scale", "1", "--oxygen", "--sbp", "105", "--pulse", "115",

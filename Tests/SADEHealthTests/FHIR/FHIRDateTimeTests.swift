@@ -1,8 +1,9 @@
 import Foundation
 import SADEHealth
+import SADETestTiming
 import Testing
 
-@Suite("FHIR dateTime and date text")
+@Suite("FHIR dateTime and date text", .timeLimit(.minutes(5)), .timed)
 struct FHIRDateTimeTests {
     @Test("instants are written in UTC to the millisecond")
     func writes() {

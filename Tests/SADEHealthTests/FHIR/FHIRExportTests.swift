@@ -1,8 +1,9 @@
 import Foundation
 import SADEHealth
+import SADETestTiming
 import Testing
 
-@Suite("FHIR export: a patient's samples as a Bundle of vital-signs Observations")
+@Suite("FHIR export: a patient's samples as a Bundle of vital-signs Observations", .timeLimit(.minutes(5)), .timed)
 struct FHIRExportTests {
     typealias F = FHIRFixtures
 

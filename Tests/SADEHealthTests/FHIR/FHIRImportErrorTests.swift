@@ -1,8 +1,9 @@
 import Foundation
 import SADEHealth
+import SADETestTiming
 import Testing
 
-@Suite("FHIR import refuses a malformed Bundle, naming the entry and what is wrong")
+@Suite("FHIR import refuses a malformed Bundle, naming the entry and what is wrong", .timeLimit(.minutes(5)), .timed)
 struct FHIRImportErrorTests {
     typealias F = FHIRFixtures
 

@@ -1,9 +1,10 @@
 import Foundation
 import SADEHealth
 import SADETestSupport
+import SADETestTiming
 import Testing
 
-@Suite("FHIR round trip: import(export(patient, samples)) gives them back")
+@Suite("FHIR round trip: import(export(patient, samples)) gives them back", .timeLimit(.minutes(5)), .timed)
 struct FHIRRoundTripTests {
     typealias F = FHIRFixtures
 

@@ -1,9 +1,10 @@
 import Foundation
 import SADEHealth
 import SADETestSupport
+import SADETestTiming
 import Testing
 
-@Suite("sade fhir import / export (the commands, on a data directory)", .timeLimit(.minutes(3)))
+@Suite("sade fhir import / export (the commands, on a data directory)", .timeLimit(.minutes(3)), .timed)
 struct FhirCommandTests {
     typealias F = FHIRFixtures
 

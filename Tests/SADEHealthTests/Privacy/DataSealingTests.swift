@@ -1,10 +1,11 @@
 import Foundation
+import SADETestTiming
 import Testing
 import SADEHealth
 @testable import SADEHealthSQLite
 import SADETestSupport
 
-@Suite("Data keys: sealing identifying data")
+@Suite("Data keys: sealing identifying data", .timeLimit(.minutes(5)), .timed)
 struct DataKeyRingTests {
     @Test("a sealed value opens for its own record only, under any key of the ring, and not once altered")
     func sealAndOpen() throws {
@@ -57,7 +58,7 @@ struct DataKeyRingTests {
     }
 }
 
-@Suite("Sealed clinical registry (SQLite file and PostgreSQL)")
+@Suite("Sealed clinical registry (SQLite file and PostgreSQL)", .timeLimit(.minutes(5)), .timed)
 struct SealingHealthStoreTests {
     static let born = Date(timeIntervalSince1970: -312_940_800)  // 1960-02-01
 

@@ -1,9 +1,10 @@
 import Foundation
 import SADEHealth
 import SADEHealthSQLite
+import SADETestTiming
 import Testing
 
-@Suite("README: health data")
+@Suite("README: health data", .timeLimit(.minutes(5)), .timed)
 struct ReadmeHealthExampleTests {
     @Test("the README's health example runs as written")
     func readmeExample() async throws {

@@ -1,5 +1,6 @@
 import Foundation
 import SADEHealth
+import SADETestTiming
 import Testing
 
 /// The field `validate()` complains about, `nil` when valid, or the other error.
@@ -15,7 +16,7 @@ private func complaint(_ sample: HealthSample) -> String? {
 
 private let now = Date(timeIntervalSince1970: 1_700_000_000)
 
-@Suite("Sample validation")
+@Suite("Sample validation", .timeLimit(.minutes(5)), .timed)
 struct HealthSampleValidationTests {
     @Test("plausible samples of every kind are valid")
     func acceptsPlausibleSamples() {

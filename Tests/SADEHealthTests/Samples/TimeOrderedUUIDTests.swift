@@ -1,8 +1,9 @@
 import Foundation
 import SADEHealth
+import SADETestTiming
 import Testing
 
-@Suite("Time-ordered sample ids (UUID version 7)")
+@Suite("Time-ordered sample ids (UUID version 7)", .timeLimit(.minutes(5)), .timed)
 struct TimeOrderedUUIDTests {
     @Test("version 7, RFC 9562 variant, the Unix milliseconds in the first 48 bits")
     func layout() {

@@ -3,9 +3,10 @@ import SADEHealth
 @testable import SADEHealthPostgres
 import SADEPostgres
 import SADETestSupport
+import SADETestTiming
 import Testing
 
-@Suite("Saves committed together on PostgreSQL", .timeLimit(.minutes(3)))
+@Suite("Saves committed together on PostgreSQL", .timeLimit(.minutes(3)), .timed)
 struct GroupCommitTests {
     @Test("""
         saves that wait while one is written go out in one transaction, each stored whole or refused for its own reason: \

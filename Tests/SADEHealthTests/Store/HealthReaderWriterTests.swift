@@ -2,9 +2,10 @@ import Foundation
 import SADEHealth
 import SADEHealthSQLite
 import SADETestSupport
+import SADETestTiming
 import Testing
 
-@Suite("Reader/writer and set-up assistant")
+@Suite("Reader/writer and set-up assistant", .timeLimit(.minutes(5)), .timed)
 struct HealthReaderWriterTests {
     let collector = Principal.agent("Collector")
 

@@ -1,6 +1,7 @@
 import Foundation
 import SADEHealth
 import SADEHealthSQLite
+import SADETestTiming
 import Testing
 
 /// The DocC article's kind of patient: a view over a `Patient` keeping its fields in the attributes.
@@ -15,7 +16,7 @@ struct AsthmaPatient {
     }
 }
 
-@Suite("Hot spots open for apps: a kind of patient of its own")
+@Suite("Hot spots open for apps: a kind of patient of its own", .timeLimit(.minutes(5)), .timed)
 struct AppPatientKindTests {
     @Test("a patient kind's fields and its own typical range survive the store, as the article writes them")
     func asthmaPatient() async throws {

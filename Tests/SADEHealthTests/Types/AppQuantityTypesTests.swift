@@ -2,11 +2,12 @@ import Foundation
 import SADEHealth
 import SADEHealthSQLite
 import SADETestSupport
+import SADETestTiming
 import Testing
 
 /// An app's own kinds of quantity and units, registered at start-up. Registration is
 /// for the whole process, so each test registers names of its own.
-@Suite("Hot spots open for apps: their own units and quantity types")
+@Suite("Hot spots open for apps: their own units and quantity types", .timeLimit(.minutes(5)), .timed)
 struct AppQuantityTypesTests {
     static let flow = HealthUnit.Dimension("flow")
 

@@ -1,8 +1,9 @@
 import Foundation
 import SADEHealth
+import SADETestTiming
 import Testing
 
-@Suite("Health units")
+@Suite("Health units", .timeLimit(.minutes(5)), .timed)
 struct HealthUnitTests {
     @Test("every documented symbol parses to a unit of the right dimension", arguments: [
         ("count/min", HealthUnit.Dimension.frequency), ("%", .fraction), ("degC", .temperature), ("degF", .temperature),

@@ -1,8 +1,9 @@
 import Foundation
 @testable import SADEHome
+import SADETestTiming
 import Testing
 
-@Suite("The activity detectors on an obvious emergency and on a copy of a normal week")
+@Suite("The activity detectors on an obvious emergency and on a copy of a normal week", .timeLimit(.minutes(5)), .timed)
 struct DetectorTests {
     /// Five weeks of ordinary days: four to learn from, the fifth to watch.
     static let data = SyntheticResident(days: 35, trainingDays: 35, seed: 11).generate()

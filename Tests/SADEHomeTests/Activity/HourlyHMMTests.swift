@@ -1,8 +1,9 @@
 import Foundation
 @testable import SADEHome
+import SADETestTiming
 import Testing
 
-@Suite("The thesis's hourly HMM on days small enough to compute by hand")
+@Suite("The thesis's hourly HMM on days small enough to compute by hand", .timeLimit(.minutes(5)), .timed)
 struct HourlyHMMTests {
     /// ln of a product, for comparing with the model's log probabilities.
     func ln(_ value: Double) -> Double { Foundation.log(value) }

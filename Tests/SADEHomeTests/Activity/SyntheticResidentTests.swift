@@ -1,8 +1,9 @@
 import Foundation
 @testable import SADEHome
+import SADETestTiming
 import Testing
 
-@Suite("The synthetic resident and its ground truth")
+@Suite("The synthetic resident and its ground truth", .timeLimit(.minutes(5)), .timed)
 struct SyntheticResidentTests {
     static let data = SyntheticResident(days: 90, seed: 1).generate()
 

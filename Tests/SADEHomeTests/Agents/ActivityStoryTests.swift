@@ -1,9 +1,10 @@
 import Foundation
 import SADECore
 @testable import SADEHome
+import SADETestTiming
 import Testing
 
-@Suite("Home agent and the activity profile: a resident's own quiets, the nightly review", .timeLimit(.minutes(3)))
+@Suite("Home agent and the activity profile: a resident's own quiets, the nightly review", .timeLimit(.minutes(3)), .timed)
 struct ActivityStoryTests {
     /// Eight weeks of a synthetic resident's ordinary days, ending the day before the fixture's epoch
     /// (Monday 2 March 2026), then that Monday until 10:00, when the resident stops moving.

@@ -2,9 +2,10 @@ import Foundation
 import SADECore
 @testable import SADEHome
 import SADENotification
+import SADETestTiming
 import Testing
 
-@Suite("Home agent: the carers' stories on a manual clock", .timeLimit(.minutes(3)))
+@Suite("Home agent: the carers' stories on a manual clock", .timeLimit(.minutes(3)), .timed)
 struct HomeAgentStoryTests {
     @Test("a fall is an alarm at once to every carer; unconfirmed it escalates; confirmed it stops escalating")
     func fall() async throws {

@@ -1,9 +1,10 @@
 import Foundation
 import SADEHome
 import SADEHomeSQLite
+import SADETestTiming
 import Testing
 
-@Suite("CASAS import")
+@Suite("CASAS import", .timeLimit(.minutes(5)), .timed)
 struct CASASImportTests {
     static let sample = """
         # a few lines in the format of the WSU CASAS datasets

@@ -1,9 +1,10 @@
 import Foundation
 import SADEHome
 import SADEHomeSQLite
+import SADETestTiming
 import Testing
 
-@Suite("The simulated resident's routine")
+@Suite("The simulated resident's routine", .timeLimit(.minutes(5)), .timed)
 struct ResidentRoutineTests {
     static let monday = Date(timeIntervalSince1970: 1_772_409_600)  // 2 March 2026, 00:00 UTC
 

@@ -2,6 +2,7 @@ import Foundation
 import SADEHome
 import SADEHomeSQLite
 import SADENotification
+import SADETestTiming
 import Testing
 
 /// A flat with one room of given devices, in a fresh store.
@@ -15,7 +16,7 @@ private func storeWithFlat(_ backend: HomeBackend, _ devices: [DevicePlan], time
 private let t0 = Date(timeIntervalSince1970: 1_772_409_600)  // Monday 2 March 2026 00:00 UTC
 private func at(_ seconds: Double) -> Date { t0.addingTimeInterval(seconds) }
 
-@Suite("Home store (one suite, SQLite and PostgreSQL)")
+@Suite("Home store (one suite, SQLite and PostgreSQL)", .timeLimit(.minutes(5)), .timed)
 struct HomeStoreTests {
     @Test("a flat with a device of every thesis kind and one an app declared reads back as created", arguments: HomeBackend.allCases)
     func everyKindRoundTrips(_ backend: HomeBackend) async throws {

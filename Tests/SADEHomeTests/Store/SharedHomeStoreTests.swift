@@ -1,11 +1,12 @@
 import Foundation
 import SADEHome
 import SADENotification
+import SADETestTiming
 import Testing
 
 /// Two nodes' stores on one PostgreSQL database: what one writes, the other reads, and
 /// batches and messages sent to both at once add up as if one node had taken them.
-@Suite("Home store shared by two nodes (PostgreSQL)")
+@Suite("Home store shared by two nodes (PostgreSQL)", .timeLimit(.minutes(5)), .timed)
 struct SharedHomeStoreTests {
     private static let t0 = Date(timeIntervalSince1970: 1_772_409_600)
     private static func at(_ seconds: Double) -> Date { t0.addingTimeInterval(seconds) }

@@ -2,9 +2,10 @@ import Foundation
 import SADECore
 import SADEHealth
 @testable import SADEMonitoring
+import SADETestTiming
 import Testing
 
-@Suite("Clinical administration: stays, care workers' changes, imported records", .timeLimit(.minutes(3)))
+@Suite("Clinical administration: stays, care workers' changes, imported records", .timeLimit(.minutes(3)), .timed)
 struct ClinicalAdministrationTests {
     static let epoch = Date(timeIntervalSince1970: 1_800_000_000)
 

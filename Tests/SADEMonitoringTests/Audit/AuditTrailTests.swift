@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import PostgresNIO
+import SADETestTiming
 import Testing
 import SADEHealth
 @testable import SADEMonitoring
@@ -46,7 +47,7 @@ struct AuditBackend: Sendable {
 }
 
 /// One conformance suite for both backends of the audit trail.
-@Suite("Audit trail (SQLite and PostgreSQL)")
+@Suite("Audit trail (SQLite and PostgreSQL)", .timeLimit(.minutes(5)), .timed)
 struct AuditTrailTests {
     static let start = Date(timeIntervalSince1970: 1_800_000_000)
 

@@ -2,9 +2,10 @@ import Foundation
 import SADEHome
 @testable import SADEMonitoring
 import SADETestSupport
+import SADETestTiming
 import Testing
 
-@Suite("Homes on several nodes sharing one PostgreSQL database", .serialized, .timeLimit(.minutes(3)))
+@Suite("Homes on several nodes sharing one PostgreSQL database", .serialized, .timeLimit(.minutes(3)), .timed)
 struct HomesOnSeveralNodesTests {
     typealias Node = SeveralNodesTests.Node
 

@@ -6,9 +6,10 @@ import SADEHealth
 import SADEPostgres
 import SADETestSupport
 import Synchronization
+import SADETestTiming
 import Testing
 
-@Suite("Node leases: each node's share of the patients, the singletons", .serialized, .timeLimit(.minutes(2)))
+@Suite("Node leases: each node's share of the patients, the singletons", .serialized, .timeLimit(.minutes(2)), .timed)
 struct NodeLeasesTests {
     /// One node's leases on its own manual clock, with work on the shards it gives up
     /// while `busy` says so.

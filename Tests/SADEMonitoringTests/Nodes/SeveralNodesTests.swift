@@ -7,6 +7,7 @@ import SADENotification
 import SADEPostgres
 import SADETestSupport
 import Logging
+import SADETestTiming
 import Testing
 
 /// Returns once `condition` holds, giving way to other work between looks (or when the
@@ -15,7 +16,7 @@ func until(_ condition: () async throws -> Bool) async rethrows {
     while try await !condition(), !Task.isCancelled { await Task.yield() }
 }
 
-@Suite("Several nodes on one PostgreSQL database", .serialized, .timeLimit(.minutes(3)))
+@Suite("Several nodes on one PostgreSQL database", .serialized, .timeLimit(.minutes(3)), .timed)
 struct SeveralNodesTests {
     /// A node: a whole monitoring system on the shared database, with a clock of its own.
     struct Node {

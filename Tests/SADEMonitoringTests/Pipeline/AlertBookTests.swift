@@ -6,9 +6,10 @@ import SADEHealth
 import SADENotification
 import SADEPostgres
 import SADETestSupport
+import SADETestTiming
 import Testing
 
-@Suite("The alert book", .timeLimit(.minutes(3)))
+@Suite("The alert book", .timeLimit(.minutes(3)), .timed)
 struct AlertBookTests {
     /// Where the book keeps its alerts.
     enum Backend: String, CaseIterable, CustomTestStringConvertible {

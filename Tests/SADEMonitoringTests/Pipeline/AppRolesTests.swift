@@ -2,9 +2,10 @@ import Foundation
 import SADECore
 import SADEHealth
 @testable import SADEMonitoring
+import SADETestTiming
 import Testing
 
-@Suite("Hot spots open for apps: care-worker roles of their own", .timeLimit(.minutes(3)))
+@Suite("Hot spots open for apps: care-worker roles of their own", .timeLimit(.minutes(3)), .timed)
 struct AppRolesTests {
     @Test("a role registered by the app is stored, refused when unknown, and its workers bid for alerts when the rules name it")
     func physiotherapistTakesTheAlert() async throws {

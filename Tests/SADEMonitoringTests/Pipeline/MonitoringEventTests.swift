@@ -3,9 +3,10 @@ import SADEHealth
 import SADEMonitoring
 import SADENotification
 import Synchronization
+import SADETestTiming
 import Testing
 
-@Suite("Live events")
+@Suite("Live events", .timeLimit(.minutes(5)), .timed)
 struct MonitoringEventTests {
     static let date = Date(timeIntervalSince1970: 1_800_000_000)
 

@@ -2,9 +2,10 @@ import Foundation
 import SADECore
 import SADEHealth
 @testable import SADEMonitoring
+import SADETestTiming
 import Testing
 
-@Suite("The pipeline's agents as SADE4Health §5.3.2 instantiates them: beliefs, goals, plans, actions", .timeLimit(.minutes(3)))
+@Suite("The pipeline's agents as SADE4Health §5.3.2 instantiates them: beliefs, goals, plans, actions", .timeLimit(.minutes(3)), .timed)
 struct PipelineAgentsTests {
     /// Reads an agent's events until `matches` holds for one.
     static func await(_ events: inout AsyncStream<AgentEvent>.Iterator, _ matches: (AgentEvent) -> Bool) async -> AgentEvent? {

@@ -3,9 +3,10 @@ import SADECore
 import SADEHealth
 @testable import SADEMonitoring
 import SADENotification
+import SADETestTiming
 import Testing
 
-@Suite("The whole pipeline: detection, Contract Net, escalation", .timeLimit(.minutes(3)))
+@Suite("The whole pipeline: detection, Contract Net, escalation", .timeLimit(.minutes(3)), .timed)
 struct PipelineAlertTests {
     static let deteriorating = VitalSignSimulator(patient: "patient-01", profile: .deteriorating, seed: 1, start: Ward.epoch)
 
@@ -125,7 +126,7 @@ struct PipelineAlertTests {
     }
 }
 
-@Suite("Per-patient thresholds", .timeLimit(.minutes(3)))
+@Suite("Per-patient thresholds", .timeLimit(.minutes(3)), .timed)
 struct PerPatientThresholdTests {
     @Test("a patient's own range decides whether a reading is out of range; the latest NEWS2 is kept per patient")
     func rangeOverridesDecide() async throws {

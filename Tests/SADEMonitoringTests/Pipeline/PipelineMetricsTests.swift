@@ -4,9 +4,10 @@ import MetricsTestKit
 import SADECore
 import SADEHealth
 @testable import SADEMonitoring
+import SADETestTiming
 import Testing
 
-@Suite("The pipeline's metrics: lag to evaluation, alerts open", .timeLimit(.minutes(3)))
+@Suite("The pipeline's metrics: lag to evaluation, alerts open", .timeLimit(.minutes(3)), .timed)
 struct PipelineMetricsTests {
     @Test("the lag runs on the platform clock from the samples' acceptance to their batch's evaluation")
     func lagToEvaluation() async throws {

@@ -3,9 +3,10 @@ import SADECore
 import SADEHealth
 import SADEHealthSQLite
 @testable import SADEMonitoring
+import SADETestTiming
 import Testing
 
-@Suite("Nothing accepted stays unevaluated", .timeLimit(.minutes(3)))
+@Suite("Nothing accepted stays unevaluated", .timeLimit(.minutes(3)), .timed)
 struct PipelineRestartTests {
     static func heartRates(_ values: [Double], at time: Date) -> [HealthSample] {
         values.enumerated().map { index, value in
@@ -82,7 +83,7 @@ struct PipelineRestartTests {
     }
 }
 
-@Suite("An episode stays one alert across a restart", .timeLimit(.minutes(3)))
+@Suite("An episode stays one alert across a restart", .timeLimit(.minutes(3)), .timed)
 struct AlertRestartTests {
     @Test("after a restart a patient still deteriorating joins the open alert instead of raising another")
     func restartKeepsOneAlertPerEpisode() async throws {

@@ -3,9 +3,10 @@ import SADEACL
 import SADECore
 import SADEHealth
 @testable import SADEMonitoring
+import SADETestTiming
 import Testing
 
-@Suite("Bad input does not stop the agents", .timeLimit(.minutes(3)))
+@Suite("Bad input does not stop the agents", .timeLimit(.minutes(3)), .timed)
 struct PipelineRobustnessTests {
     @Test("unreadable batches and anomalies and a patient without a record leave the agents working")
     func badInputIsSurvived() async throws {

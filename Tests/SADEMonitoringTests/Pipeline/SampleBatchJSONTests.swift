@@ -1,13 +1,14 @@
 import Foundation
 import SADEACL
 import SADEHealth
+import SADETestTiming
 import Testing
 @testable import SADEMonitoring
 
 /// The pipeline's hand-written batch codec writes and reads exactly the batch's
 /// `Codable` form: either side reads the other's output, and every kind of sample
 /// comes back equal.
-@Suite("SampleBatch JSON: the Codable form, by hand")
+@Suite("SampleBatch JSON: the Codable form, by hand", .timeLimit(.minutes(5)), .timed)
 struct SampleBatchJSONTests {
     static let start = Date(timeIntervalSince1970: 1_795_000_000.123)
 

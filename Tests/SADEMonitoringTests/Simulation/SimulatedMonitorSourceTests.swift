@@ -2,9 +2,10 @@ import Foundation
 import SADECore
 import SADEHealth
 import SADEMonitoring
+import SADETestTiming
 import Testing
 
-@Suite("Simulated monitors as a data source")
+@Suite("Simulated monitors as a data source", .timeLimit(.minutes(5)), .timed)
 struct SimulatedMonitorSourceTests {
     static let epoch = Date(timeIntervalSince1970: 1_800_000_000)
 

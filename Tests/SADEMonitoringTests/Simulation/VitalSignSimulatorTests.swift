@@ -1,9 +1,10 @@
 import Foundation
 import SADEHealth
 import SADEMonitoring
+import SADETestTiming
 import Testing
 
-@Suite("The vital-sign simulator")
+@Suite("The vital-sign simulator", .timeLimit(.minutes(5)), .timed)
 struct VitalSignSimulatorTests {
     static let start = Date(timeIntervalSince1970: 1_800_000_000)
 

@@ -5,6 +5,7 @@ import SADEHealth
 import SADEHealthSQLite
 import SADENotification
 import Synchronization
+import SADETestTiming
 import Testing
 
 // --- Tutorial: the new-data hot spot ---
@@ -56,7 +57,7 @@ final class WardInbox: NotificationChannel {
     var notices: [Notice] { received.withLock { $0 } }
 }
 
-@Suite("The DocC tutorial \"Build a remote monitoring app\"", .timeLimit(.minutes(3)))
+@Suite("The DocC tutorial \"Build a remote monitoring app\"", .timeLimit(.minutes(3)), .timed)
 struct RemoteMonitoringTutorialTests {
     @Test("the tutorial's agents, as written, turn a racing heart into notices for the ward")
     func tutorialRunsAsWritten() async throws {

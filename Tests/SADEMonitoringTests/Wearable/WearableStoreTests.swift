@@ -4,6 +4,7 @@ import SADEHealth
 import SADEPostgres
 import SADETestSupport
 import Synchronization
+import SADETestTiming
 import Testing
 
 /// The stores the wearable records' suite runs against.
@@ -28,7 +29,7 @@ enum WearableBackend: String, CaseIterable, CustomTestStringConvertible {
     }
 }
 
-@Suite("Wearable projects and data items (one suite, SQLite and PostgreSQL)")
+@Suite("Wearable projects and data items (one suite, SQLite and PostgreSQL)", .timeLimit(.minutes(5)), .timed)
 struct WearableStoreTests {
     static let t0 = Date(timeIntervalSince1970: 1_772_409_600)
 

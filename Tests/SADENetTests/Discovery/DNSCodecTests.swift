@@ -1,7 +1,8 @@
+import SADETestTiming
 import Testing
 @testable import SADENet
 
-@Suite("DNS messages for multicast DNS")
+@Suite("DNS messages for multicast DNS", .timeLimit(.minutes(5)), .timed)
 struct DNSCodecTests {
     static let service: DNSName = "_sade._tcp.local"
     static let instance = service.prepending("beta")

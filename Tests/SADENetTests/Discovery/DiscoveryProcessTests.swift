@@ -1,8 +1,9 @@
 import Foundation
+import SADETestTiming
 import Testing
 import SADETestSupport
 
-@Suite("Zero-configuration discovery between processes (mDNS in a network namespace)", .serialized, .timeLimit(.minutes(2)))
+@Suite("Zero-configuration discovery between processes (mDNS in a network namespace)", .serialized, .timeLimit(.minutes(2)), .timed)
 struct DiscoveryProcessTests {
     static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Scripts/zeroconf_peer.py").path
 

@@ -1,12 +1,13 @@
 import SADEACL
 import SADECore
 import SADENet
+import SADETestTiming
 import Testing
 
 /// The federated directory over real TCP between platforms in this process; which
 /// platforms are known is told with `learn`/`forget`, as discovery does (its own tests,
 /// across processes, are in DiscoveryProcessTests).
-@Suite("Federated directory: this platform's DF and those of the platforms found", .timeLimit(.minutes(3)))
+@Suite("Federated directory: this platform's DF and those of the platforms found", .timeLimit(.minutes(3)), .timed)
 struct FederatedDirectoryTests {
     /// Long enough for a machine busy with the rest of the suite: a passing test does not wait for it.
     static let patience: Duration = .seconds(60)

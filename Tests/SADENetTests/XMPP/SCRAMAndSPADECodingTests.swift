@@ -1,10 +1,11 @@
 import Foundation
 import SADEACL
+import SADETestTiming
 import Testing
 
 @testable import SADENet
 
-@Suite("SASL SCRAM-SHA-1 and FIPA messages as SPADE writes them")
+@Suite("SASL SCRAM-SHA-1 and FIPA messages as SPADE writes them", .timeLimit(.minutes(5)), .timed)
 struct SCRAMAndSPADECodingTests {
     @Test("the client side of RFC 5802's example exchange, byte for byte; a server that does not know the password is caught")
     func scramExample() throws {

@@ -1,8 +1,9 @@
+import SADETestTiming
 import Testing
 
 @testable import SADENet
 
-@Suite("XMPP's XML stream: stanzas as they arrive, restricted XML refused")
+@Suite("XMPP's XML stream: stanzas as they arrive, restricted XML refused", .timeLimit(.minutes(5)), .timed)
 struct XMLStreamParserTests {
     static let header = "<?xml version='1.0'?><stream:stream xmlns='jabber:client' xmlns:stream='http://etherx.jabber.org/streams' id='s1' version='1.0'>"
 

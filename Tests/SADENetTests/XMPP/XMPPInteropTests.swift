@@ -3,12 +3,13 @@ import SADEACL
 import SADECore
 import SADENet
 import SADETestSupport
+import SADETestTiming
 import Testing
 
 /// SADE agents and SPADE 4.1.4 agents (real SPADE, Python processes) talking over real
 /// XMPP servers: Debian's Prosody (TLS checked against a test CA, SCRAM accounts) and
 /// SPADE's own server, pyjabber, as `spade run` starts it.
-@Suite("XMPP: SADE and SPADE agents talk on a real XMPP server", .serialized, .timeLimit(.minutes(3)))
+@Suite("XMPP: SADE and SPADE agents talk on a real XMPP server", .serialized, .timeLimit(.minutes(3)), .timed)
 struct XMPPInteropTests {
     static let peer = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Scripts/spade_peer.py").path
 

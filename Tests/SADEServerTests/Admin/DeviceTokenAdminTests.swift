@@ -1,10 +1,11 @@
 import Foundation
+import SADETestTiming
 import Testing
 import SADEHealth
 import SADEMonitoring
 @testable import SADEServer
 
-@Suite("Device tokens")
+@Suite("Device tokens", .timeLimit(.minutes(5)), .timed)
 struct DeviceTokenAdminTests {
     @Test("an issued token authenticates as its patient's device until it is revoked")
     func issueAndRevoke() async throws {

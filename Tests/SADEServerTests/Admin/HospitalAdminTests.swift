@@ -1,10 +1,11 @@
 import Foundation
+import SADETestTiming
 import Testing
 import SADEHealth
 import SADEMonitoring
 @testable import SADEServer
 
-@Suite("Hospitals and sectors")
+@Suite("Hospitals and sectors", .timeLimit(.minutes(5)), .timed)
 struct HospitalAdminTests {
     @Test("staff read hospitals and sectors; patients, devices and anonymous callers may not")
     func reading() async throws {

@@ -1,10 +1,11 @@
 import Foundation
+import SADETestTiming
 import Testing
 import SADEHealth
 import SADEMonitoring
 @testable import SADEServer
 
-@Suite("Identifiers in bodies and paths")
+@Suite("Identifiers in bodies and paths", .timeLimit(.minutes(5)), .timed)
 struct IdentifierTests {
     @Test("a new patient, hospital, sector or staff id holds only ASCII letters, digits and . _ -, else 400 naming the field")
     func asciiIdentifiers() async throws {

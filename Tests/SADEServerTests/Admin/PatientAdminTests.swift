@@ -1,10 +1,11 @@
 import Foundation
+import SADETestTiming
 import Testing
 import SADEHealth
 import SADEMonitoring
 @testable import SADEServer
 
-@Suite("Patient administration")
+@Suite("Patient administration", .timeLimit(.minutes(5)), .timed)
 struct PatientAdminTests {
     @Test("registering, changing, admitting, moving and discharging patients is for admins only")
     func adminOnly() async throws {

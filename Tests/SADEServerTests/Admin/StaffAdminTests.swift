@@ -1,10 +1,11 @@
 import Foundation
+import SADETestTiming
 import Testing
 import SADEHealth
 import SADEMonitoring
 @testable import SADEServer
 
-@Suite("Staff assignment and duty")
+@Suite("Staff assignment and duty", .timeLimit(.minutes(5)), .timed)
 struct StaffAdminTests {
     @Test("an admin assigns a worker's sectors and duty; the list filters by sector and duty")
     func assign() async throws {

@@ -1,10 +1,11 @@
 import Foundation
+import SADETestTiming
 import Testing
 import SADEHealth
 import SADEMonitoring
 @testable import SADEServer
 
-@Suite("User administration")
+@Suite("User administration", .timeLimit(.minutes(5)), .timed)
 struct UserAdminTests {
     @Test("every user route is for admins only: 401 anonymous, 403 for nurse, doctor, patient and device")
     func adminOnly() async throws {

@@ -2,13 +2,14 @@ import Foundation
 import SADEACL
 import SADECore
 import SADEHealth
+import SADETestTiming
 import Testing
 
 @testable import SADEServer
 
 /// The agents' API (issue 25): what an admin sees of the platforms, an agent's mind, its
 /// events and the messages between agents, live, and a message sent from the inspector.
-@Suite("Seeing inside the agents: the admin API", .timeLimit(.minutes(3)))
+@Suite("Seeing inside the agents: the admin API", .timeLimit(.minutes(3)), .timed)
 struct AgentInspectionTests {
     @Test("only an admin sees the platforms, the agents and a mind; unknown platforms and agents are 404s")
     func rolesAndUnknowns() async throws {

@@ -1,9 +1,10 @@
 import Foundation
+import SADETestTiming
 import Testing
 import SADEHealth
 import SADEMonitoring
 
-@Suite("Alerts end to end over HTTP", .timeLimit(.minutes(3)))
+@Suite("Alerts end to end over HTTP", .timeLimit(.minutes(3)), .timed)
 struct AlertFlowTests {
     /// Ward A: nurses n1, n2 on duty, n3 off duty, doctor d1; ward B: nurse nb.
     static func seed(_ harness: ServerHarness) async throws {

@@ -1,9 +1,10 @@
 import Foundation
+import SADETestTiming
 import Testing
 import SADEHealth
 import SADEMonitoring
 
-@Suite("Alerts named by their escalation notices", .timeLimit(.minutes(3)))
+@Suite("Alerts named by their escalation notices", .timeLimit(.minutes(3)), .timed)
 struct AlertNoticeTests {
     @Test("an escalated alert is read and acknowledged by the id of the notice its doctor got, as by its own id")
     func acknowledgeByNotice() async throws {

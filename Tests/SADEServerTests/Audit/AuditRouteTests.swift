@@ -1,10 +1,11 @@
 import Foundation
+import SADETestTiming
 import Testing
 import SADEHealth
 import SADEMonitoring
 @testable import SADEServer
 
-@Suite("Audit trail of the API")
+@Suite("Audit trail of the API", .timeLimit(.minutes(5)), .timed)
 struct AuditRouteTests {
     /// The entries of the trail, oldest first.
     static func entries(_ harness: ServerHarness, _ query: AuditQuery = AuditQuery(limit: 1000)) async throws -> [AuditEvent] {

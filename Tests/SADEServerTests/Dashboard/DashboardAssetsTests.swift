@@ -1,8 +1,9 @@
 import Foundation
 import HTTPTypes
+import SADETestTiming
 import Testing
 
-@Suite("Dashboard: the page and its assets at /")
+@Suite("Dashboard: the page and its assets at /", .timeLimit(.minutes(5)), .timed)
 struct DashboardAssetsTests {
     @Test("/ is the page; its scripts and styles are served with their types, an entity tag and a strict content-security policy")
     func pageAndAssets() async throws {

@@ -1,10 +1,11 @@
 import Foundation
 import SADETestSupport
+import SADETestTiming
 import Testing
 
 @testable import SADEServer
 
-@Suite("Live stream tickets: no token in a URL", .timeLimit(.minutes(3)))
+@Suite("Live stream tickets: no token in a URL", .timeLimit(.minutes(3)), .timed)
 struct StreamTicketTests {
     @Test("""
         a ticket opens one live stream, once; a used, expired or forged ticket, a ticket as a bearer token and a token in \\

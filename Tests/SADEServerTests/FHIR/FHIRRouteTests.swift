@@ -1,10 +1,11 @@
 import Foundation
+import SADETestTiming
 import Testing
 import SADEHealth
 import SADEMonitoring
 @testable import SADEServer
 
-@Suite("FHIR export and import")
+@Suite("FHIR export and import", .timeLimit(.minutes(5)), .timed)
 struct FHIRRouteTests {
     /// Three samples of `patient` an hour apart from the harness's epoch: heart rate, blood pressure, consciousness.
     static func samples(of patient: PatientID) -> [HealthSample] {

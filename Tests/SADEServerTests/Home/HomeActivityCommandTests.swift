@@ -1,9 +1,10 @@
 import Foundation
 import SADEHome
 import SADETestSupport
+import SADETestTiming
 import Testing
 
-@Suite("sade home evaluate and sade home profile (processes)", .serialized, .timeLimit(.minutes(6)))
+@Suite("sade home evaluate and sade home profile (processes)", .serialized, .timeLimit(.minutes(6)), .timed)
 struct HomeActivityCommandTests {
     @Test("""
         evaluate --quick prints every detector's figures, finite; its data imports with --plan and profiles day by day, \

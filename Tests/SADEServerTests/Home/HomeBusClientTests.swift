@@ -1,10 +1,11 @@
 import Foundation
 import SADETestSupport
+import SADETestTiming
 import Testing
 
 /// The home event bus driven by a client in another language: `Tests/HomeBus/home_bus_client.py`
 /// (Python's `websockets`, installed by `scripts/test`) against a real `sade serve --demo`.
-@Suite("Home event bus: a Python client drives every command", .timeLimit(.minutes(5)))
+@Suite("Home event bus: a Python client drives every command", .timeLimit(.minutes(5)), .timed)
 struct HomeBusClientTests {
     @Test("""
         the demo's two flats over REST and WebSocket: the auth phase, ping, get_states, subscriptions, call_service confirmed by the \

@@ -4,10 +4,11 @@ import Logging
 import SADEHome
 import Synchronization
 import SADEMonitoring
+import SADETestTiming
 import Testing
 @testable import SADEServer
 
-@Suite("Home event bus in process", .timeLimit(.minutes(3)))
+@Suite("Home event bus in process", .timeLimit(.minutes(3)), .timed)
 struct HomeBusSessionTests {
     /// What a client saw: its text messages, and the close code.
     final class Transcript: Sendable {

@@ -1,8 +1,9 @@
 import Foundation
 import SADETestSupport
+import SADETestTiming
 import Testing
 
-@Suite("sade home import, the demo homes and a restart (processes)", .serialized, .timeLimit(.minutes(4)))
+@Suite("sade home import, the demo homes and a restart (processes)", .serialized, .timeLimit(.minutes(4)), .timed)
 struct HomeImportCommandTests {
     static let casas = """
         2026-01-04 22:30:00 M003 ON Sleeping begin

@@ -1,10 +1,11 @@
 import Foundation
 import SADEHome
+import SADETestTiming
 import Testing
 
 /// What the home pages read besides the bus: the flats' tiles, a flat's days of activity
 /// and where a message's notification of the carers stands.
-@Suite("The home pages' REST API", .timeLimit(.minutes(3)))
+@Suite("The home pages' REST API", .timeLimit(.minutes(3)), .timed)
 struct HomePagesAPITests {
     /// A flat of patient-01 (Paul) in nurse1's care: a kitchen and a bedroom with a motion
     /// sensor each, an alarm after one quiet hour, and a smoke detector.

@@ -1,8 +1,9 @@
 import Foundation
 import SADETestSupport
+import SADETestTiming
 import Testing
 
-@Suite("sade home simulate (the command)", .timeLimit(.minutes(3)))
+@Suite("sade home simulate (the command)", .timeLimit(.minutes(3)), .timed)
 struct HomeSimulateCommandTests {
     @Test("a simulated gateway replays a resident's routine faster than the clock into a demo flat; every event is accepted")
     func simulateAgainstDemo() async throws {

@@ -2,12 +2,13 @@ import Foundation
 import SADEIssueTrack
 import SADENotification
 import SADETestSupport
+import SADETestTiming
 import Testing
 @testable import SADEServer
 
 /// The issue track inside `sade serve`, over real HTTP: a company set up through the
 /// API, issues registered by staff and handed on by the employees' agents.
-@Suite("Issue track routes", .timeLimit(.minutes(3)))
+@Suite("Issue track routes", .timeLimit(.minutes(3)), .timed)
 struct IssueTrackRoutesTests {
     /// Services `infrastructure` and `prototyping`; Robert (reports), Tony and Maria
     /// (infrastructure), Julia (prototyping, out of the office); all through the API.

@@ -3,6 +3,7 @@ import HTTPTypes
 import SADEHealth
 import SADEHome
 import SADEMonitoring
+import SADETestTiming
 import Testing
 @testable import SADEServer
 
@@ -11,7 +12,7 @@ import Testing
 /// 401, a role that may never do the operation 403, a role that may do it but not to
 /// this target 403 too (the server never hides such a record behind a 404), the admin
 /// its documented answer; every status is one the document lists for the operation.
-@Suite("Every operation × every role × another sector's patient", .timeLimit(.minutes(3)))
+@Suite("Every operation × every role × another sector's patient", .timeLimit(.minutes(3)), .timed)
 struct AccessMatrixTests {
     /// Who asks: nobody, `pat1` (patient-01's account), patient-01's device token,
     /// `nurse1` and `doctor1` (COVID ward), the admin.

@@ -1,4 +1,5 @@
 import Foundation
+import SADETestTiming
 import Testing
 import SADEHealth
 import SADEMonitoring
@@ -7,7 +8,7 @@ import SADEMonitoring
 /// The document matches the implementation beyond its paths: real answers of every
 /// operation (successes and typical errors) validate against the documented
 /// statuses, media types and schemas, with no undocumented field.
-@Suite("The OpenAPI document describes the real answers", .timeLimit(.minutes(3)))
+@Suite("The OpenAPI document describes the real answers", .timeLimit(.minutes(3)), .timed)
 struct OpenAPIConformanceTests {
     @Test("the answers of every route validate against the documented schemas")
     func answersConform() async throws {

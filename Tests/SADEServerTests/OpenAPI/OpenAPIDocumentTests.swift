@@ -1,8 +1,9 @@
 import Foundation
+import SADETestTiming
 import Testing
 import SADEServer
 
-@Suite("The OpenAPI document")
+@Suite("The OpenAPI document", .timeLimit(.minutes(5)), .timed)
 struct OpenAPIDocumentTests {
     /// The document as the running server serves it.
     static func served(by harness: ServerHarness) async throws -> (response: HarnessResponse, document: [String: Any]) {

@@ -1,13 +1,14 @@
 import Foundation
 import SADEMonitoring
 import SADETestSupport
+import SADETestTiming
 import Testing
 
 /// The API attacked by schemathesis (a property-based fuzzer, installed by `scripts/test`)
 /// from the served OpenAPI document, once per role (anonymous callers get 401 before any
 /// validation, as the access matrix tests show; schemathesis also fails to start without
 /// credentials, trying to sign up on its own).
-@Suite("The API under schemathesis", .timeLimit(.minutes(10)))
+@Suite("The API under schemathesis", .timeLimit(.minutes(10)), .timed)
 struct SchemathesisTests {
     @Test("""
         schemathesis with each role's token (5 examples an operation, deterministic): no 5xx, and no status, media type or \

@@ -1,8 +1,9 @@
 import Foundation
+import SADETestTiming
 import Testing
 import SADEMonitoring
 
-@Suite("Health check and Prometheus metrics")
+@Suite("Health check and Prometheus metrics", .timeLimit(.minutes(5)), .timed)
 struct OperationsTests {
     @Test("""
         /health answers without a token; /metrics shows requests by route and status (Hummingbird's MetricsMiddleware) \

@@ -1,8 +1,9 @@
 import Foundation
+import SADETestTiming
 import Testing
 @testable import SADEServer
 
-@Suite("Observation bodies: read without Codable, errors naming the field")
+@Suite("Observation bodies: read without Codable, errors naming the field", .timeLimit(.minutes(5)), .timed)
 struct ObservationBatchTests {
     private func decode(_ text: String) throws(APIError) -> ObservationBatch {
         try ObservationBatch.decode(Array(text.utf8))

@@ -1,9 +1,10 @@
 import Foundation
+import SADETestTiming
 import Testing
 import SADEHealth
 import SADEMonitoring
 
-@Suite("Observations: ingestion and queries")
+@Suite("Observations: ingestion and queries", .timeLimit(.minutes(5)), .timed)
 struct ObservationTests {
     @Test("one sample or an array is validated, stored and read back, converted to canonical units")
     func ingestAndRead() async throws {

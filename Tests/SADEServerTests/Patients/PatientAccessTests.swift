@@ -1,9 +1,10 @@
 import Foundation
+import SADETestTiming
 import Testing
 import SADEHealth
 import SADEMonitoring
 
-@Suite("Who sees and writes which patient")
+@Suite("Who sees and writes which patient", .timeLimit(.minutes(5)), .timed)
 struct PatientAccessTests {
     @Test("a nurse or doctor sees only the patients of their sectors; an admin sees all; a patient only themself")
     func listing() async throws {

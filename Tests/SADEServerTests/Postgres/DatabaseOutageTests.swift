@@ -4,10 +4,11 @@ import SADEHealth
 import SADEHealthPostgres
 import SADEPostgres
 import SADETestSupport
+import SADETestTiming
 import Testing
 
 /// The API over a PostgreSQL health store whose server goes down and comes back.
-@Suite("API: the database restarting under the server", .timeLimit(.minutes(3)))
+@Suite("API: the database restarting under the server", .timeLimit(.minutes(3)), .timed)
 struct DatabaseOutageTests {
     @Test("while the database is down requests answer 503 with Retry-After at once; when it is back they work again, without restarting the node")
     func outage() async throws {

@@ -4,11 +4,12 @@ import SADEHealthPostgres
 import SADEMonitoring
 import SADEPostgres
 import SADETestSupport
+import SADETestTiming
 import Testing
 
 /// The wearable API when accounts live in PostgreSQL and data items in the node's SQLite:
 /// nothing in SQLite may point at the accounts.
-@Suite("Wearable API with accounts in PostgreSQL", .timeLimit(.minutes(3)))
+@Suite("Wearable API with accounts in PostgreSQL", .timeLimit(.minutes(3)), .timed)
 struct WearableOnPostgresTests {
     @Test("a user registered in PostgreSQL sends data items; they list by project and go with the account")
     func dataItems() async throws {

@@ -5,6 +5,7 @@ import SADEHome
 import SADEMonitoring
 import SADEPostgres
 import SADETestSupport
+import SADETestTiming
 import Testing
 @testable import SADEServer
 
@@ -27,7 +28,7 @@ enum PrivacyBackend: String, CaseIterable, CustomTestStringConvertible {
     }
 }
 
-@Suite("Privacy: a person's export and erasure, sample retention", .timeLimit(.minutes(3)))
+@Suite("Privacy: a person's export and erasure, sample retention", .timeLimit(.minutes(3)), .timed)
 struct PrivacyTests {
     /// `patient-01` with samples, an alert and its notices, a patient account, two device
     /// tokens; `ana`, a wearable user with a data item. Returns ana's patient id.

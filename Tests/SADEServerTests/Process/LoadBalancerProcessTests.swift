@@ -1,9 +1,10 @@
 import Foundation
 import SADETestSupport
+import SADETestTiming
 import Testing
 
 /// `deploy/nginx/sade.conf` in front of two `sade serve` nodes on one database.
-@Suite("nginx in front of several nodes", .timeLimit(.minutes(6)))
+@Suite("nginx in front of several nodes", .timeLimit(.minutes(6)), .timed)
 struct LoadBalancerProcessTests {
     /// The repository's nginx configuration with the nodes' and nginx's own addresses
     /// put in, inside a minimal nginx.conf in `folder`; the configuration's path.

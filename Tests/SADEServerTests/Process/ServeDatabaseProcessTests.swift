@@ -5,10 +5,11 @@ import SADEHealthPostgres
 import SADEMonitoring
 import SADEPostgres
 import SADETestSupport
+import SADETestTiming
 import Testing
 
 /// `sade serve --database postgres://…` as a process, against a real PostgreSQL server.
-@Suite("sade serve with a PostgreSQL database", .timeLimit(.minutes(6)))
+@Suite("sade serve with a PostgreSQL database", .timeLimit(.minutes(6)), .timed)
 struct ServeDatabaseProcessTests {
     @Test("a database nobody answers for: exit 69 with a message naming it, never the password")
     func unreachable() async throws {

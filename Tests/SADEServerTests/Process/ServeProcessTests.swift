@@ -1,10 +1,11 @@
 import Foundation
 import GRDB
+import SADETestTiming
 import Testing
 import SADETestSupport
 
 /// `sade serve` and `sade simulate` as separate processes on loopback.
-@Suite("sade serve and sade simulate as processes", .timeLimit(.minutes(3)))
+@Suite("sade serve and sade simulate as processes", .timeLimit(.minutes(3)), .timed)
 struct ServeProcessTests {
     /// Starts `sade serve` and returns it with its base URL.
     static func serve(_ arguments: [String]) async throws -> (SadeProcess, String) {
@@ -112,7 +113,7 @@ struct ServeProcessTests {
 }
 
 /// `sade keys` and `sade serve --data-key-file`, as processes.
-@Suite("Data keys as processes", .timeLimit(.minutes(3)))
+@Suite("Data keys as processes", .timeLimit(.minutes(3)), .timed)
 struct DataKeyProcessTests {
     /// Every byte of a data directory's files: what a stolen disk or backup holds.
     static func bytes(of directory: String) throws -> Data {

@@ -2,10 +2,11 @@ import Foundation
 import PostgresNIO
 import SADEPostgres
 import SADETestSupport
+import SADETestTiming
 import Testing
 
 /// Two `sade serve` processes on one PostgreSQL database, and one of them killed.
-@Suite("Several sade serve nodes on one database", .timeLimit(.minutes(6)))
+@Suite("Several sade serve nodes on one database", .timeLimit(.minutes(6)), .timed)
 struct SeveralNodesProcessTests {
     static let patients = (1...4).map { String(format: "kill-%02d", $0) }
 

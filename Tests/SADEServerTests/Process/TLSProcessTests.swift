@@ -4,11 +4,12 @@ import NIOCore
 import NIOSSL
 @testable import SADEServer
 import SADETestSupport
+import SADETestTiming
 import Testing
 
 /// `sade serve` over HTTPS with a certificate of a test CA, as separate processes:
 /// real handshakes, HSTS, the redirect from a plain port, `sade simulate` trusting the CA.
-@Suite("sade serve over TLS", .timeLimit(.minutes(3)))
+@Suite("sade serve over TLS", .timeLimit(.minutes(3)), .timed)
 struct TLSProcessTests {
     /// A client that trusts `authority`'s CA (and nothing else); redirects not followed.
     static func client(trusting authority: TestCertificateAuthority?) throws -> HTTPClient {

@@ -2,9 +2,10 @@ import Foundation
 import SADEHealth
 import SADEMonitoring
 import SADEServer
+import SADETestTiming
 import Testing
 
-@Suite("Wearable API: data items")
+@Suite("Wearable API: data items", .timeLimit(.minutes(5)), .timed)
 struct WearableDataItemTests {
     @Test("the watch's and the ESP32's exact bodies are accepted; the server sets sentDate by its clock")
     func devicePayloads() async throws {

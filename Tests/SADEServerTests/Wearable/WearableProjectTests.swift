@@ -2,9 +2,10 @@ import Foundation
 import SADEHealth
 import SADEMonitoring
 import SADEServer
+import SADETestTiming
 import Testing
 
-@Suite("Wearable API: projects, the hour and routing")
+@Suite("Wearable API: projects, the hour and routing", .timeLimit(.minutes(5)), .timed)
 struct WearableProjectTests {
     @Test("project 0 \"No Project\" always exists; only an admin creates projects")
     func projects() async throws {

@@ -1,9 +1,10 @@
 import Foundation
 import SADEHealth
 import SADEMonitoring
+import SADETestTiming
 import Testing
 
-@Suite("Wearable API: users")
+@Suite("Wearable API: users", .timeLimit(.minutes(5)), .timed)
 struct WearableUserTests {
     @Test("register makes a patient account with its own patient record; the answer has no password")
     func register() async throws {

@@ -1,9 +1,10 @@
 import SADEHealth
+import SADETestTiming
 import Testing
 
 /// Every boundary of the RCP 2017 NEWS2 chart, on both sides, scored through
 /// ``NEWS2Score`` with only that parameter recorded.
-@Suite("NEWS2 chart boundaries")
+@Suite("NEWS2 chart boundaries", .timeLimit(.minutes(5)), .timed)
 struct NEWS2ChartTests {
     /// The sub-score and total of observations holding a single parameter.
     private func only(_ observations: NEWS2Observations, _ parameter: NEWS2Parameter) throws -> Int? {
@@ -94,7 +95,7 @@ struct NEWS2ChartTests {
 }
 
 /// Values between two rows of the chart score the higher of the two rows.
-@Suite("NEWS2 values between chart rows")
+@Suite("NEWS2 values between chart rows", .timeLimit(.minutes(5)), .timed)
 struct NEWS2BetweenRowsTests {
     @Test("a value between two rows scores the worse row", arguments: [
         (NEWS2Observations(respirationRate: 8.5), NEWS2Parameter.respirationRate, 3),

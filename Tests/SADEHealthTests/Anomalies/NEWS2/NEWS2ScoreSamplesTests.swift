@@ -1,8 +1,9 @@
 import Foundation
 import SADEHealth
+import SADETestTiming
 import Testing
 
-@Suite("NEWS2 from the latest samples within a window")
+@Suite("NEWS2 from the latest samples within a window", .timeLimit(.minutes(5)), .timed)
 struct NEWS2ScoreSamplesTests {
     private let patient: PatientID = "p-1"
     private let now = Date(timeIntervalSince1970: 1_000_000)

@@ -1,8 +1,9 @@
 import Foundation
 import SADEHealth
+import SADETestTiming
 import Testing
 
-@Suite("NEWS2 score: total, red flag, bands, missing parameters")
+@Suite("NEWS2 score: total, red flag, bands, missing parameters", .timeLimit(.minutes(5)), .timed)
 struct NEWS2ScoreTests {
     /// Observations that score 0 in every parameter.
     private let normal = NEWS2Observations(
@@ -107,7 +108,7 @@ struct NEWS2ScoreTests {
     }
 }
 
-@Suite("NEWS2 with missing parameters and impossible values")
+@Suite("NEWS2 with missing parameters and impossible values", .timeLimit(.minutes(5)), .timed)
 struct NEWS2MissingAndInvalidTests {
     @Test("nothing recorded: total 0, every parameter missing")
     func nothingRecorded() throws {

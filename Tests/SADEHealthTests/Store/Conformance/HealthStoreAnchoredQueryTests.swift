@@ -2,9 +2,10 @@ import Foundation
 import SADEHealth
 import SADEHealthSQLite
 import SADETestSupport
+import SADETestTiming
 import Testing
 
-@Suite("Health store (SQLite and PostgreSQL): anchored queries")
+@Suite("Health store (SQLite and PostgreSQL): anchored queries", .timeLimit(.minutes(5)), .timed)
 struct HealthStoreAnchoredQueryTests {
     @Test("each anchored query returns what was added and deleted since the last anchor", arguments: StoreKind.allCases)
     func followsAdditionsAndDeletions(kind: StoreKind) async throws {

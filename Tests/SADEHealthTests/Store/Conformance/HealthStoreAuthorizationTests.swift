@@ -2,9 +2,10 @@ import Foundation
 import SADEHealth
 import SADEHealthSQLite
 import SADETestSupport
+import SADETestTiming
 import Testing
 
-@Suite("Health store (SQLite and PostgreSQL): authorization")
+@Suite("Health store (SQLite and PostgreSQL): authorization", .timeLimit(.minutes(5)), .timed)
 struct HealthStoreAuthorizationTests {
     let agent = Principal.agent("Collector")
 

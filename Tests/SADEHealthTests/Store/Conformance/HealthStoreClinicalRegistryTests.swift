@@ -2,9 +2,10 @@ import Foundation
 import SADEHealth
 @testable import SADEHealthSQLite
 import SADETestSupport
+import SADETestTiming
 import Testing
 
-@Suite("Health store (SQLite and PostgreSQL): clinical registry")
+@Suite("Health store (SQLite and PostgreSQL): clinical registry", .timeLimit(.minutes(5)), .timed)
 struct HealthStoreClinicalRegistryTests {
     static let hospital = Hospital(id: "h-1", name: "Hospital São Lucas", address: "Rua Marquês de São Vicente 225")
     static let ward = HospitalSector(id: "covid", hospital: "h-1", name: "COVID ward", mailingList: ["ward@example.org"])

@@ -2,9 +2,10 @@ import Foundation
 import SADEHealth
 @testable import SADEHealthSQLite
 import SADETestSupport
+import SADETestTiming
 import Testing
 
-@Suite("Health store (SQLite and PostgreSQL): live observation")
+@Suite("Health store (SQLite and PostgreSQL): live observation", .timeLimit(.minutes(5)), .timed)
 struct HealthStoreObservationTests {
     @Test("an observer gets the next matching sample after a save, and nothing of other types or patients", arguments: StoreKind.allCases)
     func yieldsMatchingSamples(kind: StoreKind) async throws {

@@ -2,11 +2,12 @@ import Foundation
 import SADEHealth
 import SADEHealthSQLite
 import SADETestSupport
+import SADETestTiming
 import Testing
 
 /// SQLite reads bound text up to the first NUL, so `p-1\0x` would be `p-1` in SQL
 /// while it is another patient to every grant: each door to the store refuses it.
-@Suite("Health store (SQLite and PostgreSQL): patient identifiers with control characters")
+@Suite("Health store (SQLite and PostgreSQL): patient identifiers with control characters", .timeLimit(.minutes(5)), .timed)
 struct HealthStorePatientIDTests {
     let agent = Principal.agent("Snoop")
     let alias = PatientID("p-1\u{0}x")

@@ -2,9 +2,10 @@ import Foundation
 import SADEHealth
 @testable import SADEHealthSQLite
 import SADETestSupport
+import SADETestTiming
 import Testing
 
-@Suite("Health store (SQLite and PostgreSQL): saving and querying samples")
+@Suite("Health store (SQLite and PostgreSQL): saving and querying samples", .timeLimit(.minutes(5)), .timed)
 struct HealthStoreSampleTests {
     @Test("a query selects by type, patient and [from, until)", arguments: StoreKind.allCases)
     func queriesByTypePatientAndTime(kind: StoreKind) async throws {

@@ -2,9 +2,10 @@ import Foundation
 import SADEHealth
 import SADEHealthSQLite
 import SADETestSupport
+import SADETestTiming
 import Testing
 
-@Suite("Health store (SQLite and PostgreSQL): statistics")
+@Suite("Health store (SQLite and PostgreSQL): statistics", .timeLimit(.minutes(5)), .timed)
 struct HealthStoreStatisticsTests {
     @Test("a discrete type has minimum, maximum, average and most recent, and no sum", arguments: StoreKind.allCases)
     func discrete(kind: StoreKind) async throws {

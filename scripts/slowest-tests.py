@@ -1,0 +1,32 @@
+#!/usr/bin/env python3
+"""Prints the ten slowest test cases of a run, from the timings the tests record.
+
+Usage: slowest-tests.py FILE   (the file SADE_TEST_TIMINGS named: one line a test case,
+"SECONDS<TAB>MODULE.SUITE<TAB>NAME", each timed from when it got its turn to run)
+"""
+import sys
+
+
+def main():
+    cases = []
+    try:
+        with open(sys.argv[1], encoding="utf-8") as timings:
+            for line in timings:
+                fields = line.rstrip("\n").split("\t", 2)
+                if len(fields) == 3:
+                    cases.append((float(fields[0]), fields[1], fields[2]))
+    except (OSError, ValueError) as error:
+        print(f"slowest-tests: cannot read {sys.argv[1]}: {error}")
+        return
+    if not cases:
+        print("slowest-tests: no test recorded its time")
+        return
+    cases.sort(reverse=True)
+    total = sum(seconds for seconds, _, _ in cases)
+    print(f"The ten slowest of {len(cases)} test cases ({total:.0f} s in all, several at a time):")
+    for seconds, suite, name in cases[:10]:
+        print(f"  {seconds:7.1f} s  {suite}: {name[:110]}")
+
+
+if __name__ == "__main__":
+    main()
