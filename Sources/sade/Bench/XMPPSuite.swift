@@ -126,18 +126,23 @@ struct BenchXMPPServer {
         guard let certificates = BenchCertificates.make(), let tls = certificates.tls(for: "localhost") else {
             throw BenchError.peerFailed("the xmpp suite needs openssl for the server's certificate")
         }
-        let port = try freePort()
         let directory = certificates.directory.path
         try FileManager.default.createDirectory(atPath: directory + "/data", withIntermediateDirectories: true)
-        let configuration = ProsodyConfiguration.text(directory: directory, port: port, certificate: tls.certificateFile, key: tls.keyFile)
-        try Data(configuration.utf8).write(to: URL(fileURLWithPath: directory + "/prosody.cfg.lua"))
-        let process = try ChildProcess(URL(fileURLWithPath: prosody), ["-F", "--config", directory + "/prosody.cfg.lua"], errors: .discarded)
-        let server = BenchXMPPServer(port: port, process: process, certificates: certificates, authority: tls.certificateAuthorityFile)
-        guard await process.line(containing: ProsodyConfiguration.readyLine(port: port)) != nil else {
-            server.stop()
-            throw BenchError.peerFailed("Prosody did not start listening on port \(port)")
+        // Prosody binds the port it is told: one free a moment ago, another if it was taken meanwhile.
+        for _ in 1...5 {
+            let port = try freePort()
+            let configuration = ProsodyConfiguration.text(directory: directory, port: port, certificate: tls.certificateFile, key: tls.keyFile)
+            try Data(configuration.utf8).write(to: URL(fileURLWithPath: directory + "/prosody.cfg.lua"))
+            let process = try ChildProcess(URL(fileURLWithPath: prosody), ["-F", "--config", directory + "/prosody.cfg.lua"], errors: .discarded)
+            let server = BenchXMPPServer(port: port, process: process, certificates: certificates, authority: tls.certificateAuthorityFile)
+            let ready = ProsodyConfiguration.readyLine(port: port)
+            let line = await process.line(containingAny: [ready, "Failed to open server port"])
+            if line?.contains(ready) == true { return server }
+            await process.stop()
+            guard line != nil else { break }
         }
-        return server
+        certificates.remove()
+        throw BenchError.peerFailed("Prosody did not start listening")
     }
 
     /// The transport configuration of agents logging in here with `password`.
@@ -146,9 +151,9 @@ struct BenchXMPPServer {
             host: "127.0.0.1", port: port, domain: "localhost", password: password, register: true, trust: .authorities(file: authority))
     }
 
-    /// Stops Prosody (SIGKILL: it may have inherited a blocked SIGTERM) and removes its files.
+    /// Stops Prosody and removes its files.
     func stop() {
-        process.signal(SIGKILL)
+        process.terminate()
         certificates.remove()
     }
 

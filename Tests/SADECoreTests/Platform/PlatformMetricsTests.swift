@@ -59,6 +59,7 @@ struct PlatformMetricsTests {
         var probe = await EventProbe(alice)
         try await alice.resume()
         for _ in 0..<3 { _ = await probe.nextMessage() }
+        _ = await alice.state  // the batch counts as waiting until its handling has ended, on the agent's own time
         platform.recordMailboxDepth()
         #expect(try metrics.expectGauge("sade_mailbox_messages", [("platform", "ward")]).lastValue == 1)
         #expect(try metrics.expectGauge("sade_mailbox_deepest", [("platform", "ward")]).lastValue == 1)
