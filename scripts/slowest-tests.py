@@ -10,12 +10,14 @@ import sys
 def main():
     cases = []
     try:
-        with open(sys.argv[1], encoding="utf-8") as timings:
+        with open(sys.argv[1], encoding="utf-8", errors="replace") as timings:
             for line in timings:
                 fields = line.rstrip("\n").split("\t", 2)
-                if len(fields) == 3:
+                try:
                     cases.append((float(fields[0]), fields[1], fields[2]))
-    except (OSError, ValueError) as error:
+                except (ValueError, IndexError):
+                    continue  # a line cut short (the test process died while writing it)
+    except OSError as error:
         print(f"slowest-tests: cannot read {sys.argv[1]}: {error}")
         return
     if not cases:

@@ -227,9 +227,15 @@ public final class ChildProcess: Sendable {
     public static func groupIsAlive(_ id: pid_t) -> Bool { ProcessGroup.anyRunning(in: id) }
 
     /// Waits for the child to end and its output to close; returns its exit status (the
-    /// signal's number if a signal ended it) and everything it printed.
+    /// signal's number if a signal ended it) and everything it printed. If the waiting task
+    /// is cancelled (a test past its time limit), the child's group is stopped, so that the
+    /// wait ends rather than hang.
     public func finish() async -> (status: Int32, output: String, error: String) {
-        let status = await exit.ended()
+        let status = await withTaskCancellationHandler {
+            await exit.ended()
+        } onCancel: {
+            terminate(grace: .seconds(1))
+        }
         await output.closed()
         await errors?.closed()
         return (status, output.text, error)

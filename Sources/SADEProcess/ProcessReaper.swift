@@ -30,11 +30,21 @@ public final class ProcessReaper: Sendable {
         self.watcher = watcher
     }
 
+    /// The watcher's process id, if it started.
+    var watcherProcessIdentifier: pid_t? { watcher?.processIdentifier }
+
     /// Stops `group` when this process ends, unless forgotten first.
     public func watch(group: pid_t) { send("+\(group)\n") }
 
     /// No longer stops `group` (it is gone: its id may soon be another's).
     public func forget(group: pid_t) { send("-\(group)\n") }
+
+    /// Returns once the watcher has read every line sent before (its traps are set by then).
+    func caughtUp() async {
+        let mark = UUID().uuidString
+        send("=\(mark)\n")
+        _ = await watcher?.line(containing: "read \(mark)")
+    }
 
     /// Lets the watcher go as if this process had ended: it stops every group still watched.
     /// Returns once the watcher has done so.
@@ -45,7 +55,8 @@ public final class ProcessReaper: Sendable {
 
     private func send(_ line: String) { watcher?.write(line) }
 
-    /// The watcher: reads `+GROUP` and `-GROUP` lines until end-of-file (or SIGTERM),
+    /// The watcher: reads `+GROUP` and `-GROUP` lines (and `=MARK`, answered with `read
+    /// MARK`) until end-of-file (or SIGTERM),
     /// then ends the groups: SIGTERM, and SIGKILL for those with a process still running
     /// after the grace period (a zombie, which this machine's init may never collect,
     /// does not count).
@@ -80,6 +91,7 @@ public final class ProcessReaper: Sendable {
             case $line in
                 +*) groups+="${line#+} " ;;
                 -*) groups="${groups/ ${line#-} / }" ;;
+                =*) echo "read ${line#=}" ;;
             esac
         done
         stop_groups

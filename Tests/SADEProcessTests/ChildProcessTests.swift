@@ -32,7 +32,7 @@ struct ChildProcessTests {
             defer { pthread_sigmask(SIG_SETMASK, &saved, nil) }
             // The starting thread's own mask, to show what a child would otherwise inherit.
             let own = try String(contentsOfFile: "/proc/thread-self/status", encoding: .utf8)
-            #expect(Self.field("SigBlk", in: own) != "0000000000000000")
+            #expect(try #require(Self.field("SigBlk", in: own)) != "0000000000000000")
             child = try ChildProcess(URL(fileURLWithPath: "/bin/cat"), ["/proc/self/status", "/proc/self/stat"])
         }
         let (status, output, error) = await child.finish()
@@ -55,6 +55,27 @@ struct ChildProcessTests {
         let child = try ChildProcess(Self.shell, ["-c", "ls /proc/$$/fd"], passing: [ends[0]])
         let listed = await child.finish().output.split(separator: "\n").compactMap { Int32($0) }.sorted()
         #expect(listed == [0, 1, 2, 3], "the shell's own descriptors, and the one passed as 3")
+    }
+
+    @Test("several descriptors passed arrive as 3, 4, … in the order given, whatever their numbers here")
+    func passedDescriptorsInOrder() async throws {
+        var first: [Int32] = [0, 0], second: [Int32] = [0, 0]
+        try #require(pipe(&first) == 0)
+        try #require(pipe(&second) == 0)
+        // The higher-numbered one first: it becomes 3, the other 4.
+        let child = try ChildProcess(Self.shell, ["-c", "echo three >&3; echo four >&4"], passing: [second[1], first[1]])
+        close(first[1])
+        close(second[1])
+        let status = await child.finish().status
+        func readAll(_ descriptor: Int32) -> String {
+            defer { close(descriptor) }
+            var buffer = [UInt8](repeating: 0, count: 64)
+            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            return String(decoding: buffer.prefix(max(count, 0)), as: UTF8.self)
+        }
+        #expect(status == 0)
+        #expect(readAll(second[0]) == "three\n", "the first descriptor given arrived as 3")
+        #expect(readAll(first[0]) == "four\n", "the second arrived as 4")
     }
 
     @Test("stop ends a child at SIGTERM, and a group that ignores it (a child and its grandchild) with SIGKILL after the grace period")

@@ -1,5 +1,5 @@
 import Foundation
-import SADEProcess
+@testable import SADEProcess
 import SADETestTiming
 import Testing
 
@@ -23,5 +23,17 @@ struct ProcessReaperTests {
         #expect(await stubborn.finish().status == SIGKILL)
         #expect(!polite.groupIsAlive && !stubborn.groupIsAlive)
         #expect(forgotten.isRunning)
+    }
+
+    @Test("a reaper sent SIGTERM (a run being stopped) stops the groups it watches at once")
+    func stopsOnTerminate() async throws {
+        let reaper = ProcessReaper(grace: .seconds(1))
+        let child = try ChildProcess(URL(fileURLWithPath: "/bin/sleep"), ["1000"], reaped: false)
+        reaper.watch(group: child.processIdentifier)
+        let watcher = try #require(reaper.watcherProcessIdentifier)
+        await reaper.caughtUp()  // it knows the group, and its traps are set
+        kill(watcher, SIGTERM)
+        #expect(await child.finish().status == SIGTERM)
+        await reaper.release()
     }
 }

@@ -81,8 +81,9 @@ public final class ReservedPort: Sendable {
     /// The bound socket.
     public let descriptor: Int32
 
-    /// Binds a TCP socket to port 0 of `127.0.0.1`, or of `::1` when `ipv6`.
-    public init(ipv6: Bool = false) throws {
+    /// Binds a TCP socket to `port` (0: one the system chooses) of `127.0.0.1`, or of
+    /// `::1` when `ipv6`.
+    public init(port: Int = 0, ipv6: Bool = false) throws {
         let family = ipv6 ? AF_INET6 : AF_INET
         let descriptor = socket(family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else { throw TestToolError("socket: \(String(cString: strerror(errno)))") }
@@ -92,12 +93,14 @@ public final class ReservedPort: Sendable {
             var address = sockaddr_in6()
             address.sin6_family = sa_family_t(AF_INET6)
             address.sin6_addr = in6addr_loopback
+            address.sin6_port = UInt16(port).bigEndian
             length = socklen_t(MemoryLayout<sockaddr_in6>.size)
             withUnsafeMutableBytes(of: &storage) { $0.storeBytes(of: address, as: sockaddr_in6.self) }
         } else {
             var address = sockaddr_in()
             address.sin_family = sa_family_t(AF_INET)
             address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            address.sin_port = UInt16(port).bigEndian
             length = socklen_t(MemoryLayout<sockaddr_in>.size)
             withUnsafeMutableBytes(of: &storage) { $0.storeBytes(of: address, as: sockaddr_in.self) }
         }
@@ -110,7 +113,7 @@ public final class ReservedPort: Sendable {
             throw TestToolError("bind: \(reason)")
         }
         self.descriptor = descriptor
-        port = Int(withUnsafeBytes(of: storage) { bytes in
+        self.port = Int(withUnsafeBytes(of: storage) { bytes in
             UInt16(bigEndian: ipv6 ? bytes.load(as: sockaddr_in6.self).sin6_port : bytes.load(as: sockaddr_in.self).sin_port)
         })
     }
@@ -138,11 +141,25 @@ public struct PortTaken: Error, CustomStringConvertible {
 public func onFreePort<T>(attempts: Int = 5, _ start: (Int) async throws -> T) async throws -> T {
     var attempt = 1
     while true {
-        let port = try ReservedPort().port  // bound and released: free, unless someone is quicker
+        let port = try serverPort()
         do {
             return try await start(port)
         } catch is PortTaken where attempt < attempts {
             attempt += 1
         }
     }
+}
+
+/// A loopback port free a moment ago, below the range the system gives out for port 0 and
+/// outgoing connections: only another server told its port can take it meanwhile (and
+/// a server restarted on the same port finds it free).
+public func serverPort() throws -> Int {
+    let range = (try? String(contentsOfFile: "/proc/sys/net/ipv4/ip_local_port_range", encoding: .utf8))?
+        .split(whereSeparator: \.isWhitespace).compactMap { Int($0) }
+    let ephemeral = range?.first ?? 32_768
+    let ports = 10_000..<max(ephemeral, 10_001)
+    for _ in 0..<100 {
+        if let reserved = try? ReservedPort(port: Int.random(in: ports)) { return reserved.port }
+    }
+    return try ReservedPort().port
 }

@@ -55,9 +55,9 @@ public struct XMPPTestServer: Sendable, CustomStringConvertible {
         try await TestTools.requirePython(modules: ["spade", "pyjabber"])
         let directory = try TestServer.freshDirectory()
         return try await onFreePort { port in
-            let serverPort = try ReservedPort().port  // for servers of other domains: no test connects to it
+            let federation = try serverPort()  // for servers of other domains: no test connects to it
             let process = try SadeProcess(
-                [TestServer.script("spade_server.py").path, "\(port)", "\(serverPort)"], executable: TestTools.python, directory: directory)
+                [TestServer.script("spade_server.py").path, "\(port)", "\(federation)"], executable: TestTools.python, directory: directory)
             guard await process.line(containing: "listening \(port)") != nil else {
                 let error = await process.stopped().error
                 if PortTaken.isSaid(in: error) { throw PortTaken(error) }

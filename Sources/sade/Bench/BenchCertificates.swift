@@ -1,5 +1,6 @@
 import Foundation
 import SADENet
+import SADEProcess
 
 /// Throw-away certificates for the benchmarks' mutual TLS, made with the `openssl`
 /// command: a CA, and a certificate per platform name it signed.
@@ -7,11 +8,11 @@ struct BenchCertificates {
     let directory: URL
 
     /// Makes the CA in a temporary folder; `nil` when `openssl` cannot be run.
-    static func make() -> BenchCertificates? {
+    static func make() async -> BenchCertificates? {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sade-bench-tls-\(UUID().uuidString)")
         guard (try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)) != nil else { return nil }
         let certificates = BenchCertificates(directory: directory)
-        let made = certificates.openssl([
+        let made = await certificates.openssl([
             "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-keyout", "ca-key.pem", "-out", "ca.pem",
             "-days", "1", "-subj", "/CN=SADE bench CA",
         ])
@@ -19,11 +20,14 @@ struct BenchCertificates {
     }
 
     /// The TLS of platform `name` (a certificate with that common name, signed by the CA).
-    func tls(for name: String) -> PlatformTLS? {
-        let made = openssl(["req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-keyout", "\(name)-key.pem",
-                            "-out", "\(name).csr", "-subj", "/CN=\(name)"])
-            && openssl(["x509", "-req", "-in", "\(name).csr", "-CA", "ca.pem", "-CAkey", "ca-key.pem", "-CAcreateserial", "-out", "\(name).pem", "-days", "1"])
-        guard made else { return nil }
+    func tls(for name: String) async -> PlatformTLS? {
+        guard
+            await openssl([
+                "req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-keyout", "\(name)-key.pem", "-out", "\(name).csr",
+                "-subj", "/CN=\(name)",
+            ]),
+            await openssl(["x509", "-req", "-in", "\(name).csr", "-CA", "ca.pem", "-CAkey", "ca-key.pem", "-CAcreateserial", "-out", "\(name).pem", "-days", "1"])
+        else { return nil }
         return PlatformTLS(certificateFile: path("\(name).pem"), keyFile: path("\(name)-key.pem"), certificateAuthorityFile: path("ca.pem"))
     }
 
@@ -36,15 +40,9 @@ struct BenchCertificates {
 
     private func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
 
-    private func openssl(_ arguments: [String]) -> Bool {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["openssl"] + arguments
-        process.currentDirectoryURL = directory
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return false }
-        process.waitUntilExit()
-        return process.terminationStatus == 0
+    private func openssl(_ arguments: [String]) async -> Bool {
+        guard let openssl = try? ChildProcess(URL(fileURLWithPath: "/usr/bin/env"), ["openssl"] + arguments, directory: directory, errors: .discarded)
+        else { return false }
+        return await openssl.finish().status == 0
     }
 }

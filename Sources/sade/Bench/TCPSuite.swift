@@ -41,9 +41,9 @@ struct TCPSuite: BenchSuite {
                 baselineName: bare, target: "≥ 100,000"),
         ]
         // The same over mutual TLS, against the plain figures of this run (needs openssl for the certificates).
-        guard let certificates = BenchCertificates.make() else { return figures }
+        guard let certificates = await BenchCertificates.make() else { return figures }
         defer { certificates.remove() }
-        guard let peerTLS = certificates.tls(for: "bench-peer"), let ownTLS = certificates.tls(for: "bench-tcp") else { return figures }
+        guard let peerTLS = await certificates.tls(for: "bench-peer"), let ownTLS = await certificates.tls(for: "bench-tcp") else { return figures }
         let securePeer = try ChildProcess(
             ChildProcess.sade, ["platform", "--name", "bench-peer", "--port", "0"] + certificates.arguments(for: peerTLS), errors: .discarded)
         defer { securePeer.terminate() }

@@ -30,7 +30,7 @@ struct XMPPSuite: BenchSuite {
         let pong = DiagnosticAgents.echo(on: ponging, named: "pong")
         let ping = Agent("ping", on: pinging) {}
         let spadeEcho = try ChildProcess(python, [script, "echo", "\(server.port)", "spade-echo@localhost"], errors: .discarded)
-        defer { spadeEcho.signal(SIGKILL) }
+        defer { spadeEcho.terminate() }
         let figures: [String: [String: BenchStatistic]]
         do {
             try await pong.start()
@@ -123,7 +123,7 @@ struct BenchXMPPServer {
         guard let prosody = BenchXMPPServer.locate("prosody") else {
             throw BenchError.peerFailed("the xmpp suite needs Prosody (apt-get install prosody)")
         }
-        guard let certificates = BenchCertificates.make(), let tls = certificates.tls(for: "localhost") else {
+        guard let certificates = await BenchCertificates.make(), let tls = await certificates.tls(for: "localhost") else {
             throw BenchError.peerFailed("the xmpp suite needs openssl for the server's certificate")
         }
         let directory = certificates.directory.path

@@ -5,7 +5,8 @@ import Synchronization
 final class Recorder<Element: Sendable>: Sendable {
     private struct State {
         var items: [Element] = []
-        var waiters: [(count: Int, continuation: CheckedContinuation<[Element], Never>)] = []
+        var waiters: [(id: Int, count: Int, continuation: CheckedContinuation<[Element], Never>)] = []
+        var nextWaiter = 0
     }
 
     private let state = Mutex(State())
@@ -31,15 +32,27 @@ final class Recorder<Element: Sendable>: Sendable {
 
     var count: Int { state.withLock { $0.items.count } }
 
-    /// The items, once there are at least `count` (an agent's handler runs on its own time).
+    /// The items, once there are at least `count` (an agent's handler runs on its own
+    /// time); fewer if the waiting task is cancelled first (a test past its time limit).
     func all(atLeast count: Int) async -> [Element] {
-        await withCheckedContinuation { continuation in
-            let items = state.withLock { state -> [Element]? in
-                if state.items.count >= count { return state.items }
-                state.waiters.append((count, continuation))
-                return nil
+        let id = state.withLock { state in
+            defer { state.nextWaiter += 1 }
+            return state.nextWaiter
+        }
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let items = state.withLock { state -> [Element]? in
+                    if state.items.count >= count || Task.isCancelled { return state.items }
+                    state.waiters.append((id, count, continuation))
+                    return nil
+                }
+                if let items { continuation.resume(returning: items) }
             }
-            if let items { continuation.resume(returning: items) }
+        } onCancel: {
+            let waiter = state.withLock { state in
+                state.waiters.firstIndex { $0.id == id }.map { (state.waiters.remove(at: $0).continuation, state.items) }
+            }
+            if let (continuation, items) = waiter { continuation.resume(returning: items) }
         }
     }
 }

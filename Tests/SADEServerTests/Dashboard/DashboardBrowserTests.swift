@@ -11,37 +11,51 @@ struct DashboardBrowserTests {
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent()
 
+    /// The browser suite in three parts, each against a `sade serve --demo` of its own, so
+    /// that no one test holds one of the few places to run for minutes: the test files
+    /// of a part, and the pages each leaves a screenshot of.
+    static let parts: [(files: [String], pages: [String])] = [
+        (["test_clinician.py", "test_issues.py"],
+         ["patients", "monitor", "alerts", "patients-phone", "issues", "issues-admin", "issues-phone"]),
+        (["test_admin.py", "test_wearable.py"],
+         ["admin", "admin-staff", "admin-patients", "admin-patient", "admin-projects", "admin-project-data", "admin-patients-phone",
+          "admin-projects-phone", "admin-audit", "wearable-register", "wearable-data", "wearable-map", "wearable-data-phone",
+          "wearable-map-phone"]),
+        (["test_homes.py", "test_agents.py"],
+         ["homes", "home-plan", "home-device", "home-messages", "home-energy", "home-activity", "home-batteries", "home-new", "homes-phone",
+          "home-plan-phone", "agents", "agents-reasoning", "sniffer", "sniffer-phone"]),
+    ]
+
+    @Test("every test file of Tests/Browser is in one part of the browser suite, once")
+    func partsCoverEveryFile() throws {
+        let browser = Self.repository.appendingPathComponent("Tests/Browser").path
+        let files = try FileManager.default.contentsOfDirectory(atPath: browser).filter { $0.hasPrefix("test_") && $0.hasSuffix(".py") }
+        #expect(Self.parts.flatMap(\.files).sorted() == files.sorted())
+    }
+
     @Test("""
         the browser suite passes: a nurse's patients, the live monitor and charts, a live alert acknowledged, exports, phone \
         width and keyboard, the admin pages, the wearable pages, the issue track and the homes (a carer's flats, the live floor \
         plan, an actuator round trip, a home alarm confirmed, the charts, a new flat), the agents' introspector and sniffer (an \
         alert's Contract Net as a sequence diagram, a goal changing status, a request to echo answered)
-        """)
-    func browserSuite() async throws {
+        """, arguments: parts.indices)
+    func browserSuite(part: Int) async throws {
+        let (files, pages) = Self.parts[part]
         try TestTools.requireCommands(["chromium", "chromedriver"])
         try await TestTools.requirePython(modules: ["selenium"])
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("sade-browser-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: data) }
         let (server, url) = try await ServeProcessTests.serve(["--demo", "--data", data])
         defer { server.terminate() }
-        let screenshots = Self.repository.appendingPathComponent(".build/dashboard-screenshots").path
+        let screenshots = Self.repository.appendingPathComponent(".build/dashboard-screenshots/part-\(part + 1)").path
         try? FileManager.default.removeItem(atPath: screenshots)  // only this run's screenshots count
         let suite = try SadeProcess(
-            [Self.repository.appendingPathComponent("Tests/Browser/run_browser_tests.py").path, "--url", url, "--screenshots", screenshots],
+            [Self.repository.appendingPathComponent("Tests/Browser/run_browser_tests.py").path, "--url", url, "--screenshots", screenshots] + files,
             executable: TestTools.python)
         let result = await suite.finish()
         #expect(result.status == 0, "browser suite failed:\n\(result.output)\n\(result.error.suffix(6000))")
         let ran = result.output.split(separator: "\n").first { $0.hasPrefix("Ran ") }
         #expect(ran != nil && ran?.hasPrefix("Ran 0 ") == false, "\(result.output.suffix(2000))")
-        let pages = [
-            "patients", "monitor", "alerts", "patients-phone",
-            "admin", "admin-staff", "admin-patients", "admin-patient", "admin-projects", "admin-project-data",
-            "admin-patients-phone", "admin-projects-phone", "admin-audit",
-            "wearable-register", "wearable-data", "wearable-map", "wearable-data-phone", "wearable-map-phone",
-            "issues", "issues-admin", "issues-phone",
-            "homes", "home-plan", "home-device", "home-messages", "home-energy", "home-activity", "home-batteries", "home-new",
-            "homes-phone", "home-plan-phone", "agents", "agents-reasoning", "sniffer", "sniffer-phone",
-        ]
         for page in pages {
             #expect(FileManager.default.fileExists(atPath: "\(screenshots)/\(page).png"), "a screenshot of \(page)")
         }
