@@ -67,7 +67,7 @@ public final class ProcessReaper: Sendable {
         running() {
             local IFS=$' \t\n' stat line rest fields alive=" "
             for stat in /proc/[0-9]*/stat; do
-                read -r line < "$stat" 2>/dev/null || continue
+                { read -r line < "$stat"; } 2>/dev/null || continue
                 rest=${line##*) }
                 fields=($rest)
                 [ "${fields[0]}" = Z ] && continue
