@@ -91,8 +91,11 @@ struct ContractNetTests {
                 deadline: .seconds(3), resultTimeout: .seconds(30))
         }
         let cfp = try #require(await slowProbe.nextMessage { $0.performative == .cfp })
-        // Fast's proposal is in before the deadline passes (it answers on its own time).
+        // Fast's proposal is in before the deadline passes (it answers on its own time): the
+        // manager has received it and, once its turn is over, handed it to the conversation,
+        // ahead of the deadline's signal.
         #expect(await managerProbe.nextMessage { $0.performative == .propose && $0.sender?.localName == "Fast" } != nil)
+        _ = await manager.state
         await clock.waitForSleepers(1)
         clock.advance(by: .seconds(3))
         _ = await winnerProbe.nextMessage { $0.performative == .acceptProposal }
