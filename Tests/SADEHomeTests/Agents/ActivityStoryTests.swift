@@ -42,8 +42,10 @@ struct ActivityStoryTests {
         #expect(try #require(await first(messages) { $0.homeMessage?.id == raised.id }).homeMessage?.text == raised.text)
 
         home.clock.advance(by: .seconds(14 * 3600))  // past midnight: Monday is reviewed
-        await home.clock.waitForSleepers(2)
-        let review = try #require(await first(messages) { $0.homeMessage?.key == "review:2026-03-02" }?.homeMessage)
+        let review = try #require(
+            await home.clock.ticking(by: .seconds(60), whileAsleep: 2) {
+                await first(messages) { $0.homeMessage?.key == "review:2026-03-02" }?.homeMessage
+            })
         #expect(review.severity == .warning && review.title == "An unusual day")
         #expect(review.text.hasPrefix("2026-03-02: no activity"), "\(review.text)")
     }

@@ -63,6 +63,23 @@ struct HomeFixture {
     }
 }
 
+extension ManualClock {
+    /// Runs `body`, moving time on by `tick` each time `sleepers` tasks are asleep, until it
+    /// returns: for a wait on agents that may have been busy when time last jumped (the
+    /// escalation of an alarm also sleeps on the clock, so a count of sleepers can be
+    /// reached without them); such an agent sleeps from the new time and needs one more tick.
+    func ticking<Result>(by tick: Duration, whileAsleep sleepers: Int, _ body: () async -> Result) async -> Result {
+        let ticker = Task {
+            while !Task.isCancelled {
+                await waitForSleepers(sleepers)
+                if !Task.isCancelled { advance(by: tick) }
+            }
+        }
+        defer { ticker.cancel() }
+        return await body()
+    }
+}
+
 /// Waits for the first element of `stream` that `matches`.
 func first<Element: Sendable>(_ stream: AsyncStream<Element>, where matches: (Element) -> Bool) async -> Element? {
     for await element in stream where matches(element) { return element }
