@@ -66,19 +66,18 @@ public struct CASASImport: Sendable {
 
     /// Imports `text` into flat `id`.
     public func run(_ text: String, flat id: FlatID) async throws -> CASASImportSummary {
+        let flat = try await store.flat(id)
+        try checkMap(flat)
+        return try await run(lines: try CASASReader.parse(text, timeZone: TimeZone(identifier: flat.timeZone) ?? .gmt), flat: id)
+    }
+
+    /// Imports `lines` (read in the flat's time zone) into flat `id`.
+    public func run(lines: [CASASLine], flat id: FlatID) async throws -> CASASImportSummary {
         var flat = try await store.flat(id)
-        for (sensor, entry) in map.sensors.sorted(by: { $0.key < $1.key }) {  // a typo in the map is named, not guessed around
-            if let kind = entry.kind, DeviceKind.thesisKind(named: kind) == nil {
-                throw HomeError.invalidValue(field: "map.sensors.\(sensor).kind", reason: "\(kind.debugDescription) is not a device kind")
-            }
-            if let room = entry.room, !flat.rooms.contains(where: { $0.name == room }) {
-                throw HomeError.invalidValue(
-                    field: "map.sensors.\(sensor).room", reason: "flat \(id) has no room \(room.debugDescription) (it has \(flat.rooms.map(\.name).joined(separator: ", ")))")
-            }
-        }
-        let lines = try CASASReader.parse(text, timeZone: TimeZone(identifier: flat.timeZone) ?? .gmt)
+        try checkMap(flat)
         var plans: [String: (DevicePlan, RoomID)] = [:]
-        for line in lines where flat.devices.first(where: { $0.objectID == line.sensor.lowercased() }) == nil && plans[line.sensor] == nil {
+        let existing = Set(flat.devices.map(\.objectID))
+        for line in lines where plans[line.sensor] == nil && !existing.contains(line.sensor.lowercased()) {
             guard let kind = map.kind(of: line.sensor) else { throw CASASError.unknownSensor(line: line.line, sensor: line.sensor) }
             let roomName = map.sensors[line.sensor]?.room
             guard let room = flat.rooms.first(where: { $0.name == roomName }) ?? flat.rooms.first else {
@@ -90,11 +89,30 @@ public struct CASASImport: Sendable {
         for (_, (plan, room)) in plans.sorted(by: { $0.key < $1.key }) { _ = try await store.addDevice(plan, room: room, flat: id) }
         flat = try await store.flat(id)
         let devices = Dictionary(flat.devices.map { ($0.objectID, $0.id) }, uniquingKeysWith: { first, _ in first })
-        let events = lines.compactMap { line in devices[line.sensor.lowercased()].map { StateEvent(device: $0, value: line.value, time: line.time) } }
+        var ids: [String: DeviceID] = [:]
+        let events = lines.compactMap { line -> StateEvent? in
+            if ids[line.sensor] == nil { ids[line.sensor] = devices[line.sensor.lowercased()] }
+            return ids[line.sensor].map { StateEvent(device: $0, value: line.value, time: line.time) }
+        }
         try await store.record(events)
+        var period: DateInterval?
+        if let first = lines.min(by: { $0.time < $1.time }), let last = lines.max(by: { $0.time < $1.time }) { period = DateInterval(start: first.time, end: last.time) }
         return CASASImportSummary(
             events: events.count, devicesAdded: plans.keys.sorted(), activities: Self.activities(lines),
-            period: DateInterval(start: lines.map(\.time).min() ?? Date(), end: lines.map(\.time).max() ?? Date()))
+            period: period ?? DateInterval(start: Date(), duration: 0))
+    }
+
+    /// Checks that the map names known kinds and rooms the flat has: a typo is named, not guessed around.
+    private func checkMap(_ flat: Flat) throws {
+        for (sensor, entry) in map.sensors.sorted(by: { $0.key < $1.key }) {
+            if let kind = entry.kind, DeviceKind.thesisKind(named: kind) == nil {
+                throw HomeError.invalidValue(field: "map.sensors.\(sensor).kind", reason: "\(kind.debugDescription) is not a device kind")
+            }
+            if let room = entry.room, !flat.rooms.contains(where: { $0.name == room }) {
+                throw HomeError.invalidValue(
+                    field: "map.sensors.\(sensor).room", reason: "flat \(flat.id) has no room \(room.debugDescription) (it has \(flat.rooms.map(\.name).joined(separator: ", ")))")
+            }
+        }
     }
 
     /// The annotated episodes: each `begin` closed by the next `end` of the same label.

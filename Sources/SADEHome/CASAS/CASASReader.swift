@@ -55,7 +55,7 @@ public enum CASASReader {
         calendar.timeZone = timeZone
         var lines: [CASASLine] = []
         var number = 0
-        for raw in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        for raw in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
             number += 1
             let fields = raw.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" })
             if fields.isEmpty || fields[0].hasPrefix("#") { continue }

@@ -89,7 +89,7 @@ enum HomeFlatInput {
         guard let object = json as? [String: Any] else { throw .invalidValue(field: field, reason: "must be an object") }
         guard let name = object["name"] as? String else { throw .invalidValue(field: "\(field).name", reason: "is missing") }
         guard let kindName = object["kind"] as? String, let kind = DeviceKind.thesisKind(named: kindName) else {
-            throw .invalidValue(field: "\(field).kind", reason: "must be one of \(DeviceKind.thesisKinds.map(\.rawValue).joined(separator: ", "))")
+            throw .invalidValue(field: "\(field).kind", reason: "must be one of \(DeviceKind.known.map(\.rawValue).joined(separator: ", "))")
         }
         guard let x = HomeEventInput.number(object["x"]), let y = HomeEventInput.number(object["y"]) else {
             throw .invalidValue(field: "\(field).x", reason: "x and y (metres) are needed")

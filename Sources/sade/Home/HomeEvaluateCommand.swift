@@ -3,26 +3,43 @@ import Foundation
 import SADEHome
 
 /// `sade home evaluate`: the inactivity and day detectors side by side on synthetic
-/// residents with ground truth.
-struct HomeEvaluateCommand: ParsableCommand {
+/// residents with ground truth, or on a real home's recording with injected emergencies.
+struct HomeEvaluateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "evaluate",
-        abstract: "Score the activity detectors (fixed 12 h rule, the thesis's HMM, ours) on seeded synthetic residents.",
+        abstract: "Score the activity detectors (fixed 12 h rule, the thesis's HMM, ours) on synthetic residents or a real home.",
         discussion: """
             Each seed is a resident of --days days in CASAS format: the first --training days ordinary (the detectors \
             learn from them), then emergencies (the resident stops moving while up), abnormal days (stayed in bed, \
             skipped meals, night wandering) and ordinary ones (visitors, outings, days away). --noise drops that share of \
             the readings and adds as many spurious motions. Emergencies: minutes to the first alarm (missed: none within \
             24 h); false alarms are alarms on ordinary days. --out DIR writes the first seed's data (data.casas, map.json, \
-            flat.json, truth.json) for sade home import and sade home profile.
+            flat.json, truth.json) for sade home import and sade home profile. \
+            With --flat ID and --data DIR (or --database URL): a real home's recording, imported with sade home import. \
+            The detectors learn from its first --training recorded days (7, 14 and 21 unless given) and are judged on the \
+            rest: every alarm there is a false one (listed with its reason); --inject emergencies are cut into judged days \
+            at random waking moments (--seed), every event after the cut removed until the next day's first, and the time \
+            from the cut to the first alarm is measured. --activities names the data set's annotations (an Ordóñez \
+            *_ADLs.txt): alarms while the resident slept or was out are counted, and no cut falls then.
             """
     )
 
     @Option(help: "Days per resident (at least --training + 7).")
     var days: Int = 90
 
-    @Option(help: "Days each detector learns from.")
-    var training: Int = 28
+    @Option(help: "Days each detector learns from (synthetic: 28; a real home: 7, 14 and 21).")
+    var training: Int?
+
+    @Option(help: "A real home: the flat whose recording to judge (with --data or --database).")
+    var flat: Int64?
+
+    @OptionGroup var homes: HomeStoreOptions
+
+    @Option(help: "A real home: emergencies to inject.")
+    var inject: Int = 100
+
+    @Option(help: "A real home: the data set's annotated activities (an Ordóñez *_ADLs.txt).")
+    var activities: String?
 
     @Option(help: "Share of readings dropped and of spurious motions added, 0…0.2 (0.05 = 5 %).")
     var noise: Double = 0
@@ -46,13 +63,23 @@ struct HomeEvaluateCommand: ParsableCommand {
     var alarms = false
 
     func validate() throws {
+        guard (flat != nil) == homes.isGiven else { throw ValidationError("a real home needs both --flat ID and --data DIR (or --database URL)") }
+        guard (0...100_000).contains(inject) else { throw ValidationError("--inject must be 0…100000") }
+        guard activities == nil || flat != nil else { throw ValidationError("--activities goes with a real home (--flat)") }
+        let training = self.training ?? 28
+        if flat != nil {
+            guard training >= 1 else { throw ValidationError("--training must be at least 1 day") }
+            return
+        }
         guard training >= 7 else { throw ValidationError("--training must be at least 7 days") }
         guard quick || days >= training + 7, days <= 3650 else { throw ValidationError("--days must be --training + 7 … 3650") }
         guard (0...0.2).contains(noise) else { throw ValidationError("--noise must be 0…0.2") }
         guard (1...1000).contains(seeds) else { throw ValidationError("--seeds must be 1…1000") }
     }
 
-    func run() throws {
+    func run() async throws {
+        if let flat { return try await evaluateRealHome(flat) }
+        let training = self.training ?? 28
         let days = quick ? 56 : days, seeds = quick ? 2 : seeds
         let started = ContinuousClock.now
         let report = DetectorEvaluation(days: days, trainingDays: training, noise: noise, seeds: (0..<UInt64(seeds)).map { seed &+ $0 }).run()
@@ -69,7 +96,49 @@ struct HomeEvaluateCommand: ParsableCommand {
         }
     }
 
+    /// The detectors on flat `id`'s recording, for each training length.
+    func evaluateRealHome(_ id: Int64) async throws {
+        let (store, close) = try await homes.open(mustExist: true)
+        let flat: Flat, events: [StateEvent]
+        do {
+            flat = try await store.flat(id)
+            events = try await store.activity(flat: id, from: .distantPast, to: .distantFuture)
+        } catch {
+            await close()
+            throw error
+        }
+        await close()
+        let annotations: [String: [DateInterval]]
+        do {
+            let read = try activities.map { try OrdonezReader.annotations(try HomeImportCommand.read($0), calendar: flat.calendar) }
+            annotations = read?.episodes ?? [:]
+            for line in read?.skipped ?? [] { FileHandle.standardError.write(Data("note: \(activities ?? ""): \(line): skipped\n".utf8)) }
+        } catch let error as CASASError {
+            throw ValidationError("\(activities ?? ""): \(error)")
+        }
+        let activations = ActivityEvent.activations(events, in: flat)
+        var reports: [RealHomeReport] = []
+        for training in training.map({ [$0] }) ?? [7, 14, 21] {
+            let started = ContinuousClock.now
+            let report = RealHomeEvaluation(
+                events: activations, calendar: flat.calendar, trainingDays: training, injections: inject, seed: seed, annotations: annotations
+            ).run()
+            reports.append(report)
+            if !json {
+                print(RealHomeTable(flat: flat, report: report, annotated: !annotations.isEmpty).text)
+                print("evaluated in \(HomeImportCommand.seconds(ContinuousClock.now - started))\n")
+            }
+        }
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            encoder.dateEncodingStrategy = .iso8601
+            print(String(decoding: try encoder.encode(reports), as: UTF8.self))
+        }
+    }
+
     func listAlarms(_ data: SyntheticData) {
+        let training = self.training ?? 28
         let events = data.activations, days = data.days
         let learning = events.prefix { $0.time < days[min(training, days.count - 1)].start }
         let detectors: [any SilenceDetector] = [FixedSilence(calendar: data.calendar), LearnedSilence(training: Array(learning), calendar: data.calendar)]
@@ -94,6 +163,7 @@ struct HomeEvaluateCommand: ParsableCommand {
     }
 
     func write(_ data: SyntheticData, to directory: String) throws {
+
         let url = URL(fileURLWithPath: directory)
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         let encoder = JSONEncoder()
@@ -103,6 +173,43 @@ struct HomeEvaluateCommand: ParsableCommand {
         try encoder.encode(SyntheticFlat.map).write(to: url.appendingPathComponent("map.json"))
         try encoder.encode(SyntheticFlat.plan()).write(to: url.appendingPathComponent("flat.json"))
         try encoder.encode(data.truth).write(to: url.appendingPathComponent("truth.json"))
+    }
+}
+
+/// A real home's figures as a table, with every false alarm.
+struct RealHomeTable {
+    let flat: Flat
+    let report: RealHomeReport
+    let annotated: Bool
+
+    var text: String {
+        var lines = [
+            "\(flat.name) (flat \(flat.id)): \(report.recordedDays) recorded days (\(report.gapDays) without any event left out), "
+                + "learned on \(report.trainingDays), judged on \(report.judgedDays); \(report.injected) emergencies injected",
+            "",
+            "Detector                              false alarms/day  " + (annotated ? "asleep out  " : "") + "missed    mean      daytime   night     p95",
+        ]
+        for row in report.detectors {
+            let alarms = EvaluationTable.pad("\(row.falseAlarms.count) = \(String(format: "%.3f", row.falseAlarmsPerDay))", 18)
+            let annotatedColumns = annotated ? EvaluationTable.pad("\(row.falseAlarms.filter(\.whileAsleep).count)", 7) + EvaluationTable.pad("\(row.falseAlarms.filter(\.whileOut).count)", 5) : ""
+            lines.append(
+                EvaluationTable.pad(row.name, 38) + alarms + annotatedColumns + EvaluationTable.pad("\(row.missed)/\(row.injected)", 10)
+                    + EvaluationTable.pad(EvaluationTable.minutes(row.meanMinutes), 10) + EvaluationTable.pad(EvaluationTable.minutes(row.daytimeMeanMinutes), 10)
+                    + EvaluationTable.pad(EvaluationTable.minutes(row.nightMeanMinutes), 10) + EvaluationTable.minutes(row.p95Minutes))
+        }
+        for row in report.detectors where !row.falseAlarms.isEmpty {
+            lines += ["", "False alarms of \(row.name):"]
+            for alarm in row.falseAlarms {
+                let state = alarm.whileAsleep ? " [asleep]" : alarm.whileOut ? " [out]" : ""
+                lines.append("  \(Self.time(alarm.time, flat.calendar))\(state)  \(alarm.reason)")
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    static func time(_ date: Date, _ calendar: Calendar) -> String {
+        let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: date)
+        return String(format: "%04d-%02d-%02d %02d:%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0, parts.hour ?? 0, parts.minute ?? 0)
     }
 }
 
