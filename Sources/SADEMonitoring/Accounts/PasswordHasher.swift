@@ -13,7 +13,7 @@ public struct PasswordHasher: Hashable, Sendable {
 
     /// The default cost for servers (about a quarter of a second per hash here).
     public static let standard = PasswordHasher(cost: 12)
-    /// The lowest cost bcrypt allows, for tests only.
+    /// The lowest cost bcrypt allows, for tests and for the demo's published password only.
     public static let fastForTests = PasswordHasher(cost: 4)
 
     /// A hasher of the given cost, clamped to bcrypt's range.

@@ -41,6 +41,9 @@ struct HomeEvaluateCommand: AsyncParsableCommand {
     @Option(help: "A real home: the data set's annotated activities (an Ordóñez *_ADLs.txt).")
     var activities: String?
 
+    @Flag(help: "A real home: print the figures as rows of DETECTION.md's table.")
+    var markdown = false
+
     @Option(help: "Share of readings dropped and of spurious motions added, 0…0.2 (0.05 = 5 %).")
     var noise: Double = 0
 
@@ -118,13 +121,20 @@ struct HomeEvaluateCommand: AsyncParsableCommand {
         }
         let activations = ActivityEvent.activations(events, in: flat)
         var reports: [RealHomeReport] = []
+        let recorded = Set(activations.map { flat.calendar.startOfDay(for: $0.time) }).count
         for training in training.map({ [$0] }) ?? [7, 14, 21] {
+            guard training < recorded else {
+                if !json && !markdown { print("\(flat.name): \(recorded) recorded days, none left to judge after learning on \(training)\n") }
+                continue
+            }
             let started = ContinuousClock.now
             let report = RealHomeEvaluation(
                 events: activations, calendar: flat.calendar, trainingDays: training, injections: inject, seed: seed, annotations: annotations
             ).run()
             reports.append(report)
-            if !json {
+            if markdown {
+                report.markdownRows(home: flat.name).forEach { print($0) }
+            } else if !json {
                 print(RealHomeTable(flat: flat, report: report, annotated: !annotations.isEmpty).text)
                 print("evaluated in \(HomeImportCommand.seconds(ContinuousClock.now - started))\n")
             }
@@ -197,6 +207,14 @@ struct RealHomeTable {
                     + EvaluationTable.pad(EvaluationTable.minutes(row.meanMinutes), 10) + EvaluationTable.pad(EvaluationTable.minutes(row.daytimeMeanMinutes), 10)
                     + EvaluationTable.pad(EvaluationTable.minutes(row.nightMeanMinutes), 10) + EvaluationTable.minutes(row.p95Minutes))
         }
+        let trial = report.trial
+        lines += [
+            "",
+            "The learned quiet's trial on the learning days (each judged by what the days before it taught): \(trial.alarms.count) alarm(s) in \(trial.days) day(s), "
+                + "the fixed rule's \(trial.baseline): "
+                + (trial.isPassed ? "passed, so it is used" : "not passed, so the fixed rule holds"),
+        ]
+        lines += trial.alarms.map { "  \(Self.time($0.time, flat.calendar))\($0.whileAsleep ? " [asleep]" : $0.whileOut ? " [out]" : "")  \($0.reason)" }
         for row in report.detectors where !row.falseAlarms.isEmpty {
             lines += ["", "False alarms of \(row.name):"]
             for alarm in row.falseAlarms {

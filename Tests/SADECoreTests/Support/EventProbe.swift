@@ -25,6 +25,18 @@ struct EventProbe {
         await next { $0 == event } != nil
     }
 
+    /// Reads events until every behaviour in `names` has finished, counting those seen
+    /// already; `false` if the stream ended first.
+    mutating func waitForFinished(_ names: Set<String>) async -> Bool {
+        var pending = names.subtracting(seen.compactMap { if case .behaviourFinished(let name) = $0 { name } else { nil } })
+        while !pending.isEmpty {
+            let event = await next { if case .behaviourFinished(let name) = $0 { pending.contains(name) } else { false } }
+            guard case .behaviourFinished(let name) = event else { return false }
+            pending.remove(name)
+        }
+        return true
+    }
+
     /// Reads events until a reasoning cycle's record satisfies `predicate`.
     mutating func nextRecord(where predicate: (ReasoningRecord) -> Bool) async -> ReasoningRecord? {
         let event = await next { event in

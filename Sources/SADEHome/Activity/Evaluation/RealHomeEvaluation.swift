@@ -9,8 +9,8 @@ import SADECore
 /// first alarm is measured (missed: none before the next day's first event).
 ///
 /// Days without any event are gaps in the recording (the system was off, or nobody was
-/// home): they are neither learned from nor judged, and a quiet that runs into one is
-/// not an alarm.
+/// home): they are neither learned from nor judged, and a quiet that runs into one (or
+/// past the recording's end) is not an alarm: it may be the recording's, not the resident's.
 public struct RealHomeEvaluation: Sendable {
     /// The resident's activations, oldest first.
     public var events: [ActivityEvent]
@@ -49,7 +49,7 @@ public struct RealHomeEvaluation: Sendable {
     /// The figures.
     public func run() -> RealHomeReport {
         guard let first = events.first, let last = events.last else {
-            return RealHomeReport(recordedDays: 0, gapDays: 0, trainingDays: 0, judgedDays: 0, injected: 0, detectors: [])
+            return RealHomeReport(recordedDays: 0, gapDays: 0, trainingDays: 0, judgedDays: 0, injected: 0, trial: .init(days: 0, alarms: [], baseline: 0, isPassed: false), detectors: [])
         }
         let all = ActivityDay.days(events, from: first.time, to: last.time, calendar: calendar)
         let recorded = all.indices.filter { !all[$0].isEmpty }
@@ -57,7 +57,9 @@ public struct RealHomeEvaluation: Sendable {
         let judged = Array(recorded.dropFirst(trainingDays))
         let learnedUntil = training.last?.end ?? first.time
         let testStart = events.partitioningIndex { $0.time >= learnedUntil }
-        let silence: [any SilenceDetector] = [FixedSilence(calendar: calendar), LearnedSilence(training: Array(events[..<testStart]), calendar: calendar)]
+        let learning = Array(events[..<testStart])
+        let proven = ProvenSilence(training: learning, days: training, calendar: calendar)
+        let silence: [any SilenceDetector] = [FixedSilence(calendar: calendar), LearnedSilence(training: learning, calendar: calendar), proven]
         let dayDetectors: [any DayDetector] = [ThesisDayDetector(training: training), RoutineProfile(training: training)]
         let cuts = self.cuts(days: all, judged: judged)
         let asleep = self.asleep, out = self.out
@@ -65,9 +67,13 @@ public struct RealHomeEvaluation: Sendable {
             RealHomeReport.Alarm(time: time, reason: reason, whileAsleep: asleep.contains { $0.contains(time) }, whileOut: out.contains { $0.contains(time) })
         }
         let judgedDays = Set(judged)
+        // On a judged day, and the recording goes on: the next event comes without a day
+        // without any in between (a quiet that runs into a gap may be the recording's).
         func isJudged(_ time: Date) -> Bool {
-            guard let index = all.lastIndex(where: { $0.start <= time }) else { return false }
-            return judgedDays.contains(index) && time < all[index].end
+            guard let index = all.lastIndex(where: { $0.start <= time }), judgedDays.contains(index), time < all[index].end else { return false }
+            let next = events.partitioningIndex { $0.time > time }
+            guard next < events.count else { return false }
+            return !all[index...].prefix { $0.start <= events[next].time }.contains(where: \.isEmpty)
         }
 
         var rows: [RealHomeReport.Detector] = []
@@ -98,7 +104,10 @@ public struct RealHomeEvaluation: Sendable {
         }
         return RealHomeReport(
             recordedDays: recorded.count, gapDays: all.count - recorded.count, trainingDays: training.count, judgedDays: judged.count,
-            injected: cuts.count, detectors: rows)
+            injected: cuts.count, trial: RealHomeReport.Trial(
+                days: proven.trial.days, alarms: proven.trial.alarms.map { alarm($0.time, $0.reason) }, baseline: proven.trial.baseline,
+                isPassed: proven.trial.isPassed),
+            detectors: rows)
     }
 
     /// An injected emergency: the day, the moment, the last event before it and when the
@@ -200,6 +209,42 @@ public struct RealHomeReport: Hashable, Sendable, Codable {
     public var judgedDays: Int
     /// Emergencies injected.
     public var injected: Int
+    /// The learned quiet's trial on the learning days: the days tried, the alarms it would have raised.
+    public struct Trial: Hashable, Sendable, Codable {
+        public var days: Int
+        public var alarms: [Alarm]
+        /// The fixed rule's alarms on those days.
+        public var baseline: Int
+
+        /// Whether the learned quiet passed, and is used (see ``SilenceTrial/isPassed``).
+        public var isPassed: Bool
+    }
+    /// How the learned quiet did on the learning days themselves (see ``ProvenSilence``).
+    public var trial: Trial
     /// One row per detector.
     public var detectors: [Detector]
+}
+
+extension RealHomeReport {
+    /// The figures as rows of DETECTION.md's real-home table: `| home | learned on | judged
+    /// | detector | false alarms (per day) | asleep | out | missed | mean | daytime | night | p95 |`.
+    public func markdownRows(home: String) -> [String] {
+        detectors.map { row in
+            let cells = [
+                home, "\(trainingDays) d", "\(judgedDays) d", row.name,
+                "\(row.falseAlarms.count) (\(String(format: "%.3f", row.falseAlarmsPerDay)))",
+                "\(row.falseAlarms.filter(\.whileAsleep).count)", "\(row.falseAlarms.filter(\.whileOut).count)",
+                "\(row.missed)/\(row.injected)", Self.minutes(row.meanMinutes), Self.minutes(row.daytimeMeanMinutes),
+                Self.minutes(row.nightMeanMinutes), Self.minutes(row.p95Minutes),
+            ]
+            return "| " + cells.joined(separator: " | ") + " |"
+        }
+    }
+
+    /// `42 min`, `5 h 23`, or `—`.
+    public static func minutes(_ value: Double?) -> String {
+        guard let value else { return "—" }
+        let minutes = Int(value.rounded())
+        return minutes < 60 ? "\(minutes) min" : String(format: "%d h %02d", minutes / 60, minutes % 60)
+    }
 }

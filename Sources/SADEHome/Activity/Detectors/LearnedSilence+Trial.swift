@@ -1,0 +1,62 @@
+import Foundation
+
+/// How the learned quiet would have done on a resident's own history, before it is
+/// trusted with their carers' nights.
+public struct SilenceTrial: Hashable, Sendable {
+    /// The alarms it would have raised on the days it was tried on (false ones: the
+    /// resident lived them).
+    public var alarms: [SilenceAlarm]
+    /// The days it was tried on.
+    public var days: Int
+    /// The alarms the fixed rule raised on those days (a day out that lasted past 12 h, say).
+    public var baseline: Int
+
+    /// Whether it may be used: tried on at least ``LearnedSilence/trialDays`` days, it
+    /// raised no more alarms than the fixed rule it would replace, but for one a fortnight.
+    public var isPassed: Bool { days >= LearnedSilence.trialDays && alarms.count <= baseline + days / 14 }
+}
+
+extension LearnedSilence {
+    /// The fewest days a learned quiet is tried on before it is used.
+    public static let trialDays = 3
+
+    /// Tries the learned quiet on the later half of `days` (the resident's history,
+    /// oldest first; `events` their activations): each day judged by what was learned
+    /// from the days before it, as the live agent would have done then, beside the fixed
+    /// rule. Until it passes, the fixed rule holds.
+    public static func trial(events: [ActivityEvent], days: [ActivityDay], calendar: Calendar) -> SilenceTrial {
+        let recorded = days.filter { !$0.isEmpty }
+        let first = max(recorded.count / 2, trialDays)
+        var alarms: [SilenceAlarm] = [], tried = 0, baseline = 0
+        for day in recorded.dropFirst(first) {
+            let start = events.partitioningIndex { $0.time >= day.start }
+            let end = events.partitioningIndex { $0.time >= day.end }
+            guard end > start else { continue }
+            let learned = LearnedSilence(training: Array(events[..<start]), calendar: calendar)
+            tried += 1
+            let history = Array(events[..<end])
+            alarms += DetectorEvaluation.alarms(learned, events: history, from: start, end: day.end).filter { $0.time < day.end }
+            baseline += DetectorEvaluation.alarms(FixedSilence(calendar: calendar), events: history, from: start, end: day.end).filter { $0.time < day.end }.count
+        }
+        return SilenceTrial(alarms: alarms, days: tried, baseline: baseline)
+    }
+}
+
+/// The learned quiet once it has passed its trial on the resident's history (see
+/// ``LearnedSilence/trial(events:days:calendar:)``), else the fixed rule: what the home
+/// agent runs.
+public struct ProvenSilence: SilenceDetector {
+    public var name: String { "learned quiet once proven (ours)" }
+    /// What is used.
+    public let detector: any SilenceDetector
+    /// The trial.
+    public let trial: SilenceTrial
+
+    /// Learns from `events` (activations, oldest first) over `days`, and tries what it learned.
+    public init(training events: [ActivityEvent], days: [ActivityDay], calendar: Calendar) {
+        trial = LearnedSilence.trial(events: events, days: days, calendar: calendar)
+        detector = trial.isPassed ? LearnedSilence(training: events, calendar: calendar) : FixedSilence(calendar: calendar)
+    }
+
+    public func alarm(after recent: ArraySlice<ActivityEvent>) -> SilenceAlarm? { detector.alarm(after: recent) }
+}
