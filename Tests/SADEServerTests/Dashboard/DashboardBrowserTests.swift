@@ -6,7 +6,7 @@ import Testing
 /// The dashboard end to end: `Tests/Browser` (Python unittest + Selenium driving Debian's
 /// headless Chromium, installed by `scripts/test`) against a real `sade serve --demo` process
 /// on loopback. Screenshots of every page go to `.build/dashboard-screenshots`.
-@Suite("Dashboard in a real browser", .timeLimit(.minutes(10)), .timed)
+@Suite("Dashboard in a real browser", .timeLimit(.minutes(15)), .timed)
 struct DashboardBrowserTests {
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent()

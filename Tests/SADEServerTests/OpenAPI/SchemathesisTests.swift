@@ -9,7 +9,7 @@ import Testing
 /// validation, as the access matrix tests show; schemathesis also fails to start without
 /// credentials, trying to sign up on its own). The five roles' runs go side by side in one
 /// test: fuzzing mostly waits on the server, and one place to run is enough for them all.
-@Suite("The API under schemathesis", .timeLimit(.minutes(10)), .timed)
+@Suite("The API under schemathesis", .timeLimit(.minutes(20)), .timed)
 struct SchemathesisTests {
     @Test("""
         schemathesis with each role's token (5 examples an operation, deterministic): no 5xx, and no status, media type or \
