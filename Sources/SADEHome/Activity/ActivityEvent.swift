@@ -37,13 +37,8 @@ extension ActivityEvent {
     }
 
     /// The activations among a flat's events: resident-activity devices turning on
-    /// (value ≥ 0.5), oldest first, a sensor's repeats within ``repeatWithin`` dropped.
+    /// (value ≥ 0.5), oldest first.
     public static func activations(_ events: [StateEvent], in flat: Flat) -> [ActivityEvent] {
-        debounced(turningOn(events, in: flat))
-    }
-
-    /// Resident-activity devices turning on, oldest first.
-    static func turningOn(_ events: [StateEvent], in flat: Flat) -> [ActivityEvent] {
         let rooms = Dictionary(flat.rooms.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         var devices: [DeviceID: (sensor: String, room: Room, isExit: Bool)] = [:]
         for device in flat.devices {
@@ -60,12 +55,7 @@ extension ActivityEvent {
     /// The activations among CASAS lines: sensors whose kind (by `map`, else by name) is
     /// resident activity, turning on; in the map's rooms (`Unknown` where it names none),
     /// whose types `roomTypes` gives by name (a door in the hall is the way out).
-    /// A sensor's repeats within ``repeatWithin`` are dropped.
     public static func activations(_ lines: [CASASLine], map: CASASDeviceMap, roomTypes: [String: RoomType] = [:]) -> [ActivityEvent] {
-        debounced(turningOn(lines, map: map, roomTypes: roomTypes))
-    }
-
-    static func turningOn(_ lines: [CASASLine], map: CASASDeviceMap, roomTypes: [String: RoomType]) -> [ActivityEvent] {
         var sensors: [String: (room: String, type: RoomType, isExit: Bool)?] = [:]
         return lines.compactMap { line in
             guard line.value >= 0.5 else { return nil }
@@ -84,14 +74,13 @@ extension ActivityEvent {
 }
 
 extension ActivityEvent {
-    /// How soon a sensor firing again is the same movement.
-    public static let repeatWithin: TimeInterval = 60
-
-    /// `events` (oldest first) without a sensor's repeats: an activation within
-    /// ``repeatWithin`` of that sensor's last kept one is dropped (a motion sensor that
-    /// reports every few seconds while someone walks about, as MavPad's do, says nothing
-    /// more about the resident than one report a minute).
-    public static func debounced(_ events: [ActivityEvent], within interval: TimeInterval = repeatWithin) -> [ActivityEvent] {
+    /// `events` (oldest first) without a sensor's repeats: an activation within `interval`
+    /// of that sensor's last kept one is dropped. For evaluating data sets whose motion
+    /// sensors report every second or two while someone moves (MavPad's) in minutes, not
+    /// hours; the home agent and the synthetic figures take every activation (a 15 s
+    /// window already moves the learned quiet's synthetic figures: it counts readings).
+    public static func debounced(_ events: [ActivityEvent], within interval: TimeInterval) -> [ActivityEvent] {
+        guard interval > 0 else { return events }
         var last: [String: Date] = [:]
         return events.filter { event in
             if let previous = last[event.sensor], event.time.timeIntervalSince(previous) < interval { return false }

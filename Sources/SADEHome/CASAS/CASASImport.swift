@@ -104,13 +104,18 @@ public struct CASASImport: Sendable {
 
     /// Checks that the map names known kinds and rooms the flat has: a typo is named, not guessed around.
     private func checkMap(_ flat: Flat) throws {
+        try Self.check(map, rooms: flat.rooms.map(\.name), flat: "flat \(flat.id)")
+    }
+
+    /// Checks that `map` names known kinds and only rooms among `rooms` (of `flat`, as
+    /// messages name it): before a flat is made for an import, so that a bad map leaves none.
+    public static func check(_ map: CASASDeviceMap, rooms: [String], flat: String) throws(HomeError) {
         for (sensor, entry) in map.sensors.sorted(by: { $0.key < $1.key }) {
             if let kind = entry.kind, DeviceKind.thesisKind(named: kind) == nil {
-                throw HomeError.invalidValue(field: "map.sensors.\(sensor).kind", reason: "\(kind.debugDescription) is not a device kind")
+                throw .invalidValue(field: "map.sensors.\(sensor).kind", reason: "\(kind.debugDescription) is not a device kind")
             }
-            if let room = entry.room, !flat.rooms.contains(where: { $0.name == room }) {
-                throw HomeError.invalidValue(
-                    field: "map.sensors.\(sensor).room", reason: "flat \(flat.id) has no room \(room.debugDescription) (it has \(flat.rooms.map(\.name).joined(separator: ", ")))")
+            if let room = entry.room, !rooms.contains(room) {
+                throw .invalidValue(field: "map.sensors.\(sensor).room", reason: "\(flat) has no room \(room.debugDescription) (it has \(rooms.joined(separator: ", ")))")
             }
         }
     }

@@ -66,7 +66,8 @@ public enum MavPadReader {
             number += 1
             let fields = raw.split(separator: UInt8(ascii: "|"), omittingEmptySubsequences: false).map(DayClock.trimmed)
             // The header's rule, the footer, blank lines; then the header.
-            if fields.count == 1 || fields.first?.elementsEqual("mark".utf8) == true { continue }
+            if fields.count == 1, let first = fields.first, first.isEmpty || first.first == UInt8(ascii: "-") || first.first == UInt8(ascii: "(") { continue }
+            if fields.first?.elementsEqual("mark".utf8) == true { continue }
             guard fields.count == 7 else {
                 throw .badLine(line: number, reason: "expected mark | zone | number | state | level | source | info, found \(fields.count) fields")
             }

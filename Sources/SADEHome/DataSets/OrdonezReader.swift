@@ -87,7 +87,7 @@ public enum OrdonezReader {
     static func rows(_ text: String) -> [(Int, [Substring])] {
         var rows: [(Int, [Substring])] = []
         for (index, raw) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
-            let fields = raw.split(separator: "\t").map { $0.trimmingCharacters(in: .whitespacesAndNewlines)[...] }.filter { !$0.isEmpty }
+            let fields = raw.split(separator: "\t").map { $0.trimmingCharacters(in: .whitespacesAndNewlines.union(["\u{FEFF}"]))[...] }.filter { !$0.isEmpty }
             guard let first = fields.first else { continue }
             if index < 2, first.first?.isNumber != true { continue }  // the header
             rows.append((index + 1, fields))

@@ -41,6 +41,9 @@ struct HomeEvaluateCommand: AsyncParsableCommand {
     @Option(help: "A real home: the data set's annotated activities (an Ordóñez *_ADLs.txt).")
     var activities: String?
 
+    @Option(help: "A real home: keep one activation per sensor in this many seconds (0: all; MavPad's motion sensors report every second or two).")
+    var debounce: Double = 0
+
     @Flag(help: "A real home: print the figures as rows of DETECTION.md's table.")
     var markdown = false
 
@@ -68,6 +71,7 @@ struct HomeEvaluateCommand: AsyncParsableCommand {
     func validate() throws {
         guard (flat != nil) == homes.isGiven else { throw ValidationError("a real home needs both --flat ID and --data DIR (or --database URL)") }
         guard (0...100_000).contains(inject) else { throw ValidationError("--inject must be 0…100000") }
+        guard (0...3600).contains(debounce) else { throw ValidationError("--debounce must be 0…3600 seconds") }
         guard activities == nil || flat != nil else { throw ValidationError("--activities goes with a real home (--flat)") }
         let training = self.training ?? 28
         if flat != nil {
@@ -119,7 +123,7 @@ struct HomeEvaluateCommand: AsyncParsableCommand {
         } catch let error as CASASError {
             throw ValidationError("\(activities ?? ""): \(error)")
         }
-        let activations = ActivityEvent.activations(events, in: flat)
+        let activations = ActivityEvent.debounced(ActivityEvent.activations(events, in: flat), within: debounce)
         var reports: [RealHomeReport] = []
         let recorded = Set(activations.map { flat.calendar.startOfDay(for: $0.time) }).count
         for training in training.map({ [$0] }) ?? [7, 14, 21] {

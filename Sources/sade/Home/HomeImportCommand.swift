@@ -61,6 +61,7 @@ struct HomeImportCommand: AsyncParsableCommand {
         guard flat != nil || plan != nil || (format.value != .casas && !replay) else {
             throw ValidationError("give either --flat ID or --plan FILE (a new flat); an Ordóñez or MavPad import may also create one from its rooms")
         }
+        guard map == nil || format.value != .ordonez else { throw ValidationError("--map goes with --format casas or mavpad: an Ordóñez file names its rooms") }
         guard !replay || format.value == .casas else { throw ValidationError("--replay posts CASAS files; import other formats with --data or --database") }
         if let timeZone, TimeZone(identifier: timeZone) == nil { throw ValidationError("--time-zone \(timeZone) is not a time zone (e.g. Europe/Madrid)") }
         guard plan == nil || homes.isGiven else { throw ValidationError("--plan creates the flat in --data DIR or --database URL; for --replay create it on the server") }
@@ -125,6 +126,7 @@ struct HomeImportCommand: AsyncParsableCommand {
                         throw ValidationError("cannot read the floor plan \(plan): \(error.localizedDescription)")
                     }
                 }
+                try CASASImport.check(data.map, rooms: floorPlan.rooms.map(\.name), flat: "the plan \(plan ?? floorPlan.name)")
                 id = try await store.createFlat(floorPlan).id
                 print("created flat \(id) (\(floorPlan.name)) with rooms \(floorPlan.rooms.map(\.name).joined(separator: ", "))")
             }

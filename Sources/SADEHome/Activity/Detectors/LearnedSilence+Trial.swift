@@ -21,9 +21,10 @@ extension LearnedSilence {
     public static let trialDays = 3
 
     /// Tries the learned quiet on the later half of `days` (the resident's history,
-    /// oldest first; `events` their activations): each day judged by what was learned
-    /// from the days before it, as the live agent would have done then, beside the fixed
-    /// rule. Until it passes, the fixed rule holds.
+    /// oldest first; `events` their activations): each day's quiets — until the next
+    /// activation, past midnight if need be — judged by what was learned from the days
+    /// before it, as the live agent would have done then, beside the fixed rule. Until it
+    /// passes, the fixed rule holds.
     public static func trial(events: [ActivityEvent], days: [ActivityDay], calendar: Calendar) -> SilenceTrial {
         let recorded = days.filter { !$0.isEmpty }
         let first = max(recorded.count / 2, trialDays)
@@ -34,9 +35,10 @@ extension LearnedSilence {
             guard end > start else { continue }
             let learned = LearnedSilence(training: Array(events[..<start]), calendar: calendar)
             tried += 1
-            let history = Array(events[..<end])
-            alarms += DetectorEvaluation.alarms(learned, events: history, from: start, end: day.end).filter { $0.time < day.end }
-            baseline += DetectorEvaluation.alarms(FixedSilence(calendar: calendar), events: history, from: start, end: day.end).filter { $0.time < day.end }.count
+            // A quiet that begins that day is judged until the next activation, past midnight if need be.
+            let history = Array(events[..<end]), next = end < events.count ? events[end].time : day.end
+            alarms += DetectorEvaluation.alarms(learned, events: history, from: start, end: next)
+            baseline += DetectorEvaluation.alarms(FixedSilence(calendar: calendar), events: history, from: start, end: next).count
         }
         return SilenceTrial(alarms: alarms, days: tried, baseline: baseline)
     }

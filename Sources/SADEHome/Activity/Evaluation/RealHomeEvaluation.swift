@@ -11,6 +11,9 @@ import SADECore
 /// Days without any event are gaps in the recording (the system was off, or nobody was
 /// home): they are neither learned from nor judged, and a quiet that runs into one (or
 /// past the recording's end) is not an alarm: it may be the recording's, not the resident's.
+/// The day detectors learn from and judge only days the recording ran through (events
+/// the day before and the day after). An alarm that came before the cut was a false
+/// one: the emergency after it counts as missed.
 public struct RealHomeEvaluation: Sendable {
     /// The resident's activations, oldest first.
     public var events: [ActivityEvent]
@@ -54,13 +57,17 @@ public struct RealHomeEvaluation: Sendable {
         let all = ActivityDay.days(events, from: first.time, to: last.time, calendar: calendar)
         let recorded = all.indices.filter { !all[$0].isEmpty }
         let training = recorded.prefix(trainingDays).map { all[$0] }
+        // The recording ran through the day (the days on both sides have events): what a
+        // day detector may learn from and judge; a day the recording began or stopped in is not.
+        let complete = { (index: Int) in index > 0 && index + 1 < all.count && !all[index - 1].isEmpty && !all[index + 1].isEmpty }
         let judged = Array(recorded.dropFirst(trainingDays))
         let learnedUntil = training.last?.end ?? first.time
         let testStart = events.partitioningIndex { $0.time >= learnedUntil }
         let learning = Array(events[..<testStart])
         let proven = ProvenSilence(training: learning, days: training, calendar: calendar)
         let silence: [any SilenceDetector] = [FixedSilence(calendar: calendar), LearnedSilence(training: learning, calendar: calendar), proven]
-        let dayDetectors: [any DayDetector] = [ThesisDayDetector(training: training), RoutineProfile(training: training)]
+        let completeTraining = recorded.prefix(trainingDays).filter(complete).map { all[$0] }
+        let dayDetectors: [any DayDetector] = [ThesisDayDetector(training: completeTraining), RoutineProfile(training: completeTraining)]
         let cuts = self.cuts(days: all, judged: judged)
         let asleep = self.asleep, out = self.out
         func alarm(_ time: Date, _ reason: String) -> RealHomeReport.Alarm {
@@ -83,13 +90,15 @@ public struct RealHomeEvaluation: Sendable {
             let times = cuts.map { cut -> TimeInterval? in
                 var start = cut.lastBefore
                 while start > 0, events[cut.lastBefore].time.timeIntervalSince(events[start - 1].time) <= LearnedSilence.memory { start -= 1 }
-                guard let raised = detector.alarm(after: events[start...cut.lastBefore]), raised.time < cut.resumption else { return nil }
-                return max(0, raised.time.timeIntervalSince(cut.time))
+                // Its quiet's one alarm: before the cut it was a false one, and nothing follows it.
+                guard let raised = detector.alarm(after: events[start...cut.lastBefore]), raised.time >= cut.time, raised.time < cut.resumption else { return nil }
+                return raised.time.timeIntervalSince(cut.time)
             }
             rows.append(RealHomeReport.Detector(name: detector.name, falseAlarms: alarms, judgedDays: judged.count, cuts: cuts, times: times, calendar: calendar))
         }
         for detector in dayDetectors {
-            let alarms = judged.compactMap { index -> RealHomeReport.Alarm? in
+            // Raised at the nightly review, at the day's end (asleep or out: then).
+            let alarms = judged.filter(complete).compactMap { index -> RealHomeReport.Alarm? in
                 let verdict = detector.judge(all[index])
                 return verdict.isNormal ? nil : alarm(all[index].end.addingTimeInterval(-1), "\(all[index].label): \(verdict.reason ?? "an unusual day")")
             }
@@ -97,10 +106,10 @@ public struct RealHomeEvaluation: Sendable {
                 let day = all[cut.day]
                 let kept = day.events.filter { $0.time < cut.time }
                 let cutDay = ActivityDay.days(kept, from: day.start, to: day.start, calendar: calendar)[0]
-                guard !detector.judge(cutDay).isNormal, day.end <= cut.resumption else { return nil }
-                return day.end.timeIntervalSince(cut.time)
+                return detector.judge(cutDay).isNormal ? nil : day.end.timeIntervalSince(cut.time)
             }
-            rows.append(RealHomeReport.Detector(name: "\(detector.name), nightly", falseAlarms: alarms, judgedDays: judged.count, cuts: cuts, times: times, calendar: calendar))
+            rows.append(RealHomeReport.Detector(
+                name: "\(detector.name), nightly", falseAlarms: alarms, judgedDays: judged.filter(complete).count, cuts: cuts, times: times, calendar: calendar))
         }
         return RealHomeReport(
             recordedDays: recorded.count, gapDays: all.count - recorded.count, trainingDays: training.count, judgedDays: judged.count,
