@@ -209,7 +209,11 @@ struct DiscoveryProcessTests {
             #expect(stopped.status == 0, "it stops cleanly: nothing crashed it")
             let counts = try #require(stopped.output.split(separator: "\n").first { $0.hasPrefix("discovery: ") })
             let numbers = counts.split(separator: " ").compactMap { Int($0) }
-            #expect(numbers.count == 3 && numbers[1] >= 8 && numbers[2] > 0, "the malformed ones counted, the flood cut: \(counts)")
+            // The flood is cut by the rate limit, or — on a loaded machine, when the platform
+            // reads slower than it comes — by the kernel's full receive buffer before it: not
+            // all 5,008 packets reach the decoder either way.
+            #expect(numbers.count == 3 && numbers[1] >= 8, "the malformed ones counted: \(counts)")
+            #expect(numbers.count == 3 && (numbers[2] > 0 || numbers[1] + numbers[2] < 5_008), "the flood cut: \(counts)")
         } catch {
             await NetworkNamespace.cleanUp(processes, host)
             throw error
