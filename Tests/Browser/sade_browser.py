@@ -26,7 +26,9 @@ CERTIFICATE_SPKI = os.environ.get("SADE_CERTIFICATE_SPKI")
 TLS_CONTEXT = ssl.create_default_context(cafile=CA_FILE) if CA_FILE else None
 SCREENSHOTS = os.environ.get("SADE_SCREENSHOTS", os.path.join(tempfile.gettempdir(), "sade-screenshots"))
 PASSWORD = "sade-demo"
-WAIT = float(os.environ.get("SADE_BROWSER_WAIT", "60"))
+# How long a condition may take to hold: a guard against hangs, not a speed check (an
+# issue's Contract Net round took over 60 s on a loaded two-core run).
+WAIT = float(os.environ.get("SADE_BROWSER_WAIT", "180"))
 
 
 def browser(width=1280, height=900, autoplay=True):
