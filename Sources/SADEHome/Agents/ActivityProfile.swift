@@ -2,15 +2,11 @@ import Foundation
 
 /// What a home agent has learned of its resident's days: the learned-quiet detector and
 /// the routine profile, learned again each night from the last four weeks in the store.
-/// The learned quiet is used only once it has passed its trial on those weeks (see
-/// ``LearnedSilence/trial(events:days:calendar:)``); until then the flat's rules hold.
 actor ActivityProfile {
     let store: any HomeStore
     private var learnedUntil: Date?
     private var lastTry: Date?
     private var silence: LearnedSilence?
-    /// How the learned quiet did on the resident's history when last learned.
-    private(set) var trial: SilenceTrial?
     private var routine: RoutineProfile?
 
     /// How many days back the detectors learn from.
@@ -34,9 +30,7 @@ actor ActivityProfile {
             let days = ActivityDay.days(events, from: start, to: yesterday.addingTimeInterval(-1), calendar: calendar).filter { $0.start < yesterday }
             let recent = events.filter { $0.time >= (calendar.date(byAdding: .day, value: -Self.learningDays, to: midnight) ?? start) }
             let enough = days.filter { !$0.isEmpty }.count >= Self.minimumDays
-            // The learned quiet speaks only once it would not have cried wolf on the resident's own weeks.
-            trial = enough ? LearnedSilence.trial(events: recent, days: days, calendar: calendar) : nil
-            silence = trial?.isPassed == true ? LearnedSilence(training: recent, calendar: calendar) : nil
+            silence = enough ? LearnedSilence(training: recent, calendar: calendar) : nil
             routine = enough ? RoutineProfile(training: days) : nil
             if enough { learnedUntil = midnight }
         }
