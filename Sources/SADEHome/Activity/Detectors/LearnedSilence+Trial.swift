@@ -46,7 +46,7 @@ extension LearnedSilence {
 
 /// The learned quiet once it has passed its trial on the resident's history (see
 /// ``LearnedSilence/trial(events:days:calendar:)``), else the fixed rule: what the home
-/// agent runs.
+/// agent should run, once the trial can run off its cooperative threads (it does not yet).
 public struct ProvenSilence: SilenceDetector {
     public var name: String { "learned quiet once proven (ours)" }
     /// What is used.
