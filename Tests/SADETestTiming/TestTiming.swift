@@ -3,8 +3,9 @@ import Testing
 
 /// Records how long each test case ran — from when it got its turn to run, not from when
 /// it was queued (Swift Testing runs a bounded number at once: `scripts/test` sets the
-/// width) — as one line in the file `SADE_TEST_TIMINGS` names, for `scripts/test` to print
-/// the slowest. Without that variable it records nothing.
+/// width) — and when it got it (seconds since the first test began), as one line in the
+/// file `SADE_TEST_TIMINGS` names, for `scripts/test` to print the slowest. Without that
+/// variable it records nothing.
 ///
 /// Every suite carries it (`@Suite("…", .timed)`), recursively: it times each test in it.
 public struct TestTiming: SuiteTrait, TestTrait, TestScoping {
@@ -13,15 +14,19 @@ public struct TestTiming: SuiteTrait, TestTrait, TestScoping {
     public func provideScope(for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void) async throws {
         guard testCase != nil, !test.isSuite, let file = Self.file else { return try await function() }
         let started = ContinuousClock.now
+        let offset = (started - Self.firstStart) / .seconds(1)
         defer {
             let seconds = (ContinuousClock.now - started) / .seconds(1)
             let name = (test.displayName ?? test.name).replacingOccurrences(of: "\n", with: " ")
             let suite = test.id.nameComponents.dropLast().last ?? test.id.moduleName
-            let line = "\(String(format: "%.3f", seconds))\t\(test.id.moduleName).\(suite)\t\(test.isParameterized ? "[one case] " : "")\(name)\n"
+            let line = "\(String(format: "%.3f", seconds))\t\(String(format: "%.1f", offset))\t\(test.id.moduleName).\(suite)\t\(test.isParameterized ? "[one case] " : "")\(name)\n"
             Self.append(line, to: file)
         }
         try await function()
     }
+
+    /// When the first test case began (this is first read then).
+    private static let firstStart = ContinuousClock.now
 
     /// The file `SADE_TEST_TIMINGS` names, if any.
     private static let file = ProcessInfo.processInfo.environment["SADE_TEST_TIMINGS"].flatMap { $0.isEmpty ? nil : $0 }

@@ -61,4 +61,8 @@ public struct ProvenSilence: SilenceDetector {
     }
 
     public func alarm(after recent: ArraySlice<ActivityEvent>) -> SilenceAlarm? { detector.alarm(after: recent) }
+
+    public func alarms(in events: [ActivityEvent], from start: Int, end: Date) -> [SilenceAlarm] {
+        detector.alarms(in: events, from: start, end: end)
+    }
 }

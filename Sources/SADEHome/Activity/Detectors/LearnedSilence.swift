@@ -63,10 +63,11 @@ public struct LearnedSilence: SilenceDetector {
         self.cap = cap
         exitRoom = events.first(where: \.isExit)?.room
         var quietStarts: [ActivityEvent] = []
+        var window = SlidingAnchors(self, events: events)
         var start = events.startIndex
         for index in events.indices {  // the same rule as in real time, over a window of recent activations
             while events[index].time.timeIntervalSince(events[start].time) > Self.memory { start += 1 }
-            if anchors(in: events[start...index]).last?.index == index { quietStarts.append(events[index]) }
+            if window.move(first: start, last: index).isAnchor { quietStarts.append(events[index]) }
         }
         var gaps: [String: [Quiet]] = [:]
         for (from, to) in zip(quietStarts, quietStarts.dropFirst()) {
@@ -96,31 +97,47 @@ public struct LearnedSilence: SilenceDetector {
     /// resident never is at that time of day. Any other lone activation is taken for noise.
     func anchors(in events: ArraySlice<ActivityEvent>) -> [(index: Int, isSure: Bool)] {
         var anchors: [(index: Int, isSure: Bool)] = []
-        var resident: Int?  // the last anchor that places the resident (a lone one by the way out does not)
+        var resident: Int?
         for index in events.indices {
-            let event = events[index]
-            var sure = event.isExit || corroboration <= 0
-            if !sure, !event.isBedroom, let previous = resident { sure = events[previous].room == event.room }
-            var before = index - 1, others = 0
-            while !sure, before >= events.startIndex, event.time.timeIntervalSince(events[before].time) <= corroboration {
-                if events[before].room == event.room { others += 1 }
-                sure = others >= 2
-                before -= 1
-            }
-            if !sure, others == 1 {  // a pair in a new room: the resident arriving, or two glitches
-                anchors.append((index, false))
-            } else if sure {
-                // Somewhere the resident never is at that time of day, it may be noise: not sure.
-                anchors.append((index, isFamiliar(event)))
-            } else if let previous = resident, event.time.timeIntervalSince(events[previous].time) <= Self.moving {
-                anchors.append((index, false))
-            } else if event.room == exitRoom {  // on the way out, maybe, the door's reading lost
-                anchors.append((index, false))
-                continue
-            }
-            if anchors.last?.index == index { resident = index }
+            let step = step(events, at: index, resident: resident)
+            if let isSure = step.anchor { anchors.append((index, isSure)) }
+            resident = step.resident
         }
         return anchors
+    }
+
+    /// What ``anchors(in:)`` decides at one activation.
+    struct AnchorStep: Equatable {
+        /// Whether the activation is an anchor: `nil` if not, else whether it is sure.
+        var anchor: Bool?
+        /// The last anchor that places the resident, after this activation (a lone one by the way out does not).
+        var resident: Int?
+
+        var isAnchor: Bool { anchor != nil }
+    }
+
+    /// ``anchors(in:)``'s decision at `index` of `events`, given the last anchor that
+    /// placed the resident before it. It looks back at most ``corroboration``, and no
+    /// further than the start of `events`.
+    func step(_ events: ArraySlice<ActivityEvent>, at index: Int, resident: Int?) -> AnchorStep {
+        let event = events[index]
+        var sure = event.isExit || corroboration <= 0
+        if !sure, !event.isBedroom, let previous = resident { sure = events[previous].room == event.room }
+        var before = index - 1, others = 0
+        while !sure, before >= events.startIndex, event.time.timeIntervalSince(events[before].time) <= corroboration {
+            if events[before].room == event.room { others += 1 }
+            sure = others >= 2
+            before -= 1
+        }
+        if !sure, others == 1 { return AnchorStep(anchor: false, resident: index) }  // a pair in a new room: the resident arriving, or two glitches
+        // Somewhere the resident never is at that time of day, it may be noise: not sure.
+        if sure { return AnchorStep(anchor: isFamiliar(event), resident: index) }
+        if let previous = resident, event.time.timeIntervalSince(events[previous].time) <= Self.moving {
+            return AnchorStep(anchor: false, resident: index)
+        }
+        // On the way out, maybe, the door's reading lost: it does not place the resident.
+        if event.room == exitRoom { return AnchorStep(anchor: false, resident: resident) }
+        return AnchorStep(anchor: nil, resident: resident)
     }
 
     /// Whether quiets began in the event's room near its time of day while learning (any
@@ -144,9 +161,25 @@ public struct LearnedSilence: SilenceDetector {
     static let moving: TimeInterval = 3 * 60
 
     public func alarm(after recent: ArraySlice<ActivityEvent>) -> SilenceAlarm? {
+        alarm(after: recent, trailing: trailingAnchors(in: recent))
+    }
+
+    public func alarms(in events: [ActivityEvent], from start: Int, end: Date) -> [SilenceAlarm] {
+        var alarms = SilenceAlarms(events: events, end: end)
+        var window = SlidingAnchors(self, events: events)
+        var first = 0
+        for index in events.indices where index >= start {
+            while events[index].time.timeIntervalSince(events[first].time) > Self.memory { first += 1 }
+            window.move(first: first, last: index)
+            alarms.add(alarm(after: events[first...index], trailing: window.trailing()), at: index)
+        }
+        return alarms.list
+    }
+
+    /// The alarm after `recent`, counting from its trailing anchors (``trailingAnchors(in:)``).
+    func alarm(after recent: ArraySlice<ActivityEvent>, trailing anchors: [Int]) -> SilenceAlarm? {
         // Where it is not sure the resident walked on, the latest of the alarms wins.
         // Nothing the resident's in memory (glitches in the night): the fixed rule still holds.
-        let anchors = trailingAnchors(in: recent)
         guard !anchors.isEmpty else { return FixedSilence(period: cap, calendar: calendar).alarm(after: recent) }
         return anchors.compactMap { alarm(from: recent[$0], before: recent[...$0]) }.max { $0.time < $1.time }
     }

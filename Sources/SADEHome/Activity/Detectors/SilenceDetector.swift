@@ -24,6 +24,44 @@ public protocol SilenceDetector: Sendable {
     /// The alarm that the quiet after the newest of `recent` (activations, oldest first)
     /// raises if nothing else happens; `nil` if it never does.
     func alarm(after recent: ArraySlice<ActivityEvent>) -> SilenceAlarm?
+    /// The alarms raised on `events` (activations, oldest first) from index `start` on,
+    /// shown the activations of the last ``LearnedSilence/memory`` each time: each
+    /// activation's alarm fires if no activation comes before it (or before `end`, after
+    /// the last), one per quiet.
+    func alarms(in events: [ActivityEvent], from start: Int, end: Date) -> [SilenceAlarm]
+}
+
+extension SilenceDetector {
+    /// ``alarm(after:)`` at each activation, over the window of the last ``LearnedSilence/memory``.
+    public func alarms(in events: [ActivityEvent], from start: Int, end: Date) -> [SilenceAlarm] {
+        var alarms = SilenceAlarms(events: events, end: end)
+        var first = 0
+        for index in events.indices where index >= start {
+            while events[index].time.timeIntervalSince(events[first].time) > LearnedSilence.memory { first += 1 }
+            alarms.add(alarm(after: events[first...index]), at: index)
+        }
+        return alarms.list
+    }
+}
+
+/// The alarms of a run over activations: one is kept if it fires before the next
+/// activation, and once per quiet.
+struct SilenceAlarms {
+    let events: [ActivityEvent]
+    let end: Date
+    private(set) var list: [SilenceAlarm] = []
+
+    init(events: [ActivityEvent], end: Date) {
+        self.events = events
+        self.end = end
+    }
+
+    /// The alarm the quiet after the activation at `index` would raise.
+    mutating func add(_ alarm: SilenceAlarm?, at index: Int) {
+        guard let alarm else { return }
+        let next = index + 1 < events.count ? events[index + 1].time : end
+        if alarm.time < next, alarm.since != list.last?.since { list.append(alarm) }
+    }
 }
 
 /// The telecare units' rule, our baseline: an alarm after a fixed time without activity.

@@ -142,15 +142,7 @@ public struct DetectorEvaluation: Sendable {
     /// activations of the last ``LearnedSilence/memory`` each time: each activation's
     /// alarm fires if no activation comes before it (one per quiet).
     public static func alarms(_ detector: any SilenceDetector, events: [ActivityEvent], from start: Int, end: Date) -> [SilenceAlarm] {
-        var alarms: [SilenceAlarm] = []
-        var first = 0
-        for index in events.indices where index >= start {
-            while events[index].time.timeIntervalSince(events[first].time) > LearnedSilence.memory { first += 1 }
-            guard let alarm = detector.alarm(after: events[first...index]) else { continue }
-            let next = index + 1 < events.count ? events[index + 1].time : end
-            if alarm.time < next, alarm.since != alarms.last?.since { alarms.append(alarm) }
-        }
-        return alarms
+        detector.alarms(in: events, from: start, end: end)
     }
 }
 
