@@ -12,7 +12,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
 from sade_browser import (
-    BASE, DashboardTestCase, call, choose, click, css, device_token, fill, login, no_sideways_scroll, now, shot, text,
+    BASE, DashboardTestCase, call, choose, click, css, device_token, fill, login, no_sideways_scroll, now, press, shot, text,
     token, unique, wait)
 
 COVID_WARD = "covid-ward"
@@ -194,13 +194,17 @@ class AgentPagesTests(DashboardTestCase):
         self.assertIn(":sender (agent-identifier :name echo@", text(self.driver, reply))
 
         fill(self.driver, {'#send-form [name="receiver"]': "nobody-here", '#send-form [name="content"]': "hello"})
+        press(self.driver, '#send-form [name="receiver"]', Keys.ESCAPE)
         click(self.driver, "#send-submit")
         failure = '#send-replies .acl-message[data-performative="failure"] pre'
         wait(self.driver, lambda d: "nobody-here" in text(d, failure), "the platform answers a failure for an unknown agent")
 
         fill(self.driver, {'#send-form [name="receiver"]': "no one"})
+        # Typing into the receiver may open its list of agent names; a click would close it, not send.
+        press(self.driver, '#send-form [name="receiver"]', Keys.ESCAPE)
         click(self.driver, "#send-submit")
-        wait(self.driver, lambda d: "receiver" in text(d, "#send-form .form-error"), "the server's objection shows in the form")
+        objection = wait(self.driver, lambda d: text(d, "#send-form .form-error"), "the server's objection shows in the form")
+        self.assertIn("receiver", objection, "the objection names the field")
         self.assertFalse(css(self.driver, "#send-replies .acl-message"), "no answers are left from before")
 
     def test_the_pages_fit_a_phone(self):
