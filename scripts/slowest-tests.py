@@ -27,7 +27,7 @@ def main():
     cases.sort(reverse=True)
     total = sum(seconds for seconds, _, _, _ in cases)
     print(f"The ten slowest of {len(cases)} test cases ({total:.0f} s in all, several at a time):")
-    print("  seconds  from  to (s after the first test began)")
+    print("  seconds  from    to  (from and to: s after the first test began)")
     for seconds, start, suite, name in cases[:10]:
         print(f"  {seconds:7.1f} {start:5.0f} {start + seconds:5.0f}  {suite}: {name[:100]}")
 

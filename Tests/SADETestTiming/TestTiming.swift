@@ -13,8 +13,8 @@ public struct TestTiming: SuiteTrait, TestTrait, TestScoping {
 
     public func provideScope(for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void) async throws {
         guard testCase != nil, !test.isSuite, let file = Self.file else { return try await function() }
-        let started = ContinuousClock.now
-        let offset = (started - Self.firstStart) / .seconds(1)
+        let first = Self.firstStart, started = ContinuousClock.now
+        let offset = (started - first) / .seconds(1)
         defer {
             let seconds = (ContinuousClock.now - started) / .seconds(1)
             let name = (test.displayName ?? test.name).replacingOccurrences(of: "\n", with: " ")

@@ -79,7 +79,8 @@ public struct AccountStore: Sendable {
         let usable = !password.unicodeScalars.contains { CharacterSet.controlCharacters.contains($0) }
         guard let stored, usable else {
             // As long as checking a password: hashing one at the same cost (a fixed decoy
-            // hash to check against cost every server a hash at start, ~1 s in a debug build).
+            // hash to check against would cost every server one hash at start, ~1 s in a
+            // debug build).
             _ = await hasher.hash(password)
             return nil
         }

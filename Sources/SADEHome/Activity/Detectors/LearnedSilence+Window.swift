@@ -38,7 +38,7 @@ extension LearnedSilence {
             }
             let window = events[start...]
             var resident = end > start ? steps[end - 1].resident : nil
-            for index in end...last {
+            for index in end..<(last + 1) {
                 steps[index] = detector.step(window, at: index, resident: resident)
                 resident = steps[index].resident
             }
