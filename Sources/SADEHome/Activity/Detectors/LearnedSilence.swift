@@ -165,15 +165,11 @@ public struct LearnedSilence: SilenceDetector {
     }
 
     public func alarms(in events: [ActivityEvent], from start: Int, end: Date) -> [SilenceAlarm] {
-        var alarms = SilenceAlarms(events: events, end: end)
         var window = SlidingAnchors(self, events: events)
-        var first = 0
-        for index in events.indices where index >= start {
-            while events[index].time.timeIntervalSince(events[first].time) > Self.memory { first += 1 }
+        return SilenceAlarms.collect(events, from: start, end: end) { first, index in
             window.move(first: first, last: index)
-            alarms.add(alarm(after: events[first...index], trailing: window.trailing()), at: index)
+            return alarm(after: events[first...index], trailing: window.trailing())
         }
-        return alarms.list
     }
 
     /// The alarm after `recent`, counting from its trailing anchors (``trailingAnchors(in:)``).

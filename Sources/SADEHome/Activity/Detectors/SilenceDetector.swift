@@ -34,33 +34,27 @@ public protocol SilenceDetector: Sendable {
 extension SilenceDetector {
     /// ``alarm(after:)`` at each activation, over the window of the last ``LearnedSilence/memory``.
     public func alarms(in events: [ActivityEvent], from start: Int, end: Date) -> [SilenceAlarm] {
-        var alarms = SilenceAlarms(events: events, end: end)
-        var first = 0
-        for index in events.indices where index >= start {
-            while events[index].time.timeIntervalSince(events[first].time) > LearnedSilence.memory { first += 1 }
-            alarms.add(alarm(after: events[first...index]), at: index)
-        }
-        return alarms.list
+        SilenceAlarms.collect(events, from: start, end: end) { alarm(after: events[$0...$1]) }
     }
 }
 
-/// The alarms of a run over activations: one is kept if it fires before the next
-/// activation, and once per quiet.
-struct SilenceAlarms {
-    let events: [ActivityEvent]
-    let end: Date
-    private(set) var list: [SilenceAlarm] = []
-
-    init(events: [ActivityEvent], end: Date) {
-        self.events = events
-        self.end = end
-    }
-
-    /// The alarm the quiet after the activation at `index` would raise.
-    mutating func add(_ alarm: SilenceAlarm?, at index: Int) {
-        guard let alarm else { return }
-        let next = index + 1 < events.count ? events[index + 1].time : end
-        if alarm.time < next, alarm.since != list.last?.since { list.append(alarm) }
+/// The alarms of a run over activations.
+enum SilenceAlarms {
+    /// The alarms `alarm(first, index)` raises at each activation from `start` on, shown
+    /// `events[first...index]`, the activations of the last ``LearnedSilence/memory``: one
+    /// is kept if it fires before the next activation (or `end`, after the last), once per quiet.
+    static func collect(
+        _ events: [ActivityEvent], from start: Int, end: Date, _ alarm: (_ first: Int, _ index: Int) -> SilenceAlarm?
+    ) -> [SilenceAlarm] {
+        var list: [SilenceAlarm] = []
+        var first = 0
+        for index in events.indices where index >= start {
+            while events[index].time.timeIntervalSince(events[first].time) > LearnedSilence.memory { first += 1 }
+            guard let alarm = alarm(first, index) else { continue }
+            let next = index + 1 < events.count ? events[index + 1].time : end
+            if alarm.time < next, alarm.since != list.last?.since { list.append(alarm) }
+        }
+        return list
     }
 }
 
