@@ -129,8 +129,12 @@ public struct MonitoringServer: Sendable {
     public func makeApplication(
         logger: Logger = Logger(label: "sade.server"), onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) throws -> some ApplicationProtocol {
-        var server = HTTPServerBuilder.http1WebSocketUpgrade(
-            webSocketRouter: homeBus.router(), configuration: .init(ws: .init(maxFrameSize: HomeBus.maximumMessage)))
+        let webSocketResponder = homeBus.router().buildResponder()
+        var server = HTTPServerBuilder { responder in
+            MalformedRequestAnswer(base: HTTP1WebSocketUpgradeChannel(
+                responder: responder, webSocketResponder: webSocketResponder,
+                configuration: .init(ws: .init(maxFrameSize: HomeBus.maximumMessage))))
+        }
         if let tls = configuration.tls {
             let settings = try tls.configuration()
             do {
