@@ -8,6 +8,7 @@
 import argparse
 import os
 import sys
+import time
 import unittest
 
 parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -28,5 +29,24 @@ if arguments.screenshots:
 here = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, here)
 suite = unittest.TestSuite(unittest.defaultTestLoader.discover(here, pattern=pattern) for pattern in arguments.patterns)
-result = unittest.TextTestRunner(verbosity=2, stream=sys.stdout).run(suite)
+
+
+class TimedResult(unittest.TextTestResult):
+    """Also notes how long each test took, to print the slowest at the end."""
+
+    durations = []
+
+    def startTest(self, test):
+        self.started = time.monotonic()
+        super().startTest(test)
+
+    def stopTest(self, test):
+        super().stopTest(test)
+        TimedResult.durations.append((time.monotonic() - self.started, test.id()))
+
+
+result = unittest.TextTestRunner(verbosity=2, stream=sys.stdout, resultclass=TimedResult).run(suite)
+print("slowest:")
+for seconds, name in sorted(TimedResult.durations, reverse=True)[:8]:
+    print(f"  {seconds:6.1f} s  {name}")
 sys.exit(0 if result.wasSuccessful() and result.testsRun > 0 else 1)
