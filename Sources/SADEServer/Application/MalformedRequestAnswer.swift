@@ -7,10 +7,11 @@ import NIOHTTP1
 /// with `400 Bad Request` and closes it, around the base channel's own setup.
 ///
 /// Hummingbird answers a malformed request with 400 once a connection's first request
-/// head has been read. Before that, with WebSocket upgrades on, NIO's upgrade handler holds
-/// the connection, and the parser's error passes it by unhandled: a request line or header
-/// the parser refuses (a NUL byte in a header, a header line without a colon) left the
-/// connection open and unanswered until the client gave up.
+/// head has been read and no upgrade asked for. Before that, with WebSocket upgrades on,
+/// NIO's upgrade handler holds the connection, and the parser's error passes it by
+/// unhandled: a request line or header the parser refuses (a NUL byte in a header, a
+/// header line without a colon) left the connection open and unanswered until the client
+/// gave up.
 struct MalformedRequestAnswer<Base: ServerChildChannel>: ServerChildChannel {
     typealias Value = Base.Value
 
@@ -30,29 +31,59 @@ struct MalformedRequestAnswer<Base: ServerChildChannel>: ServerChildChannel {
     }
 }
 
-/// Sits right after the HTTP request decoder until the first request part passes it:
-/// a parse error before then is answered with 400, and the upgrade handler behind it is
-/// told the input is closed, so that it closes the connection and gives up on the upgrade.
+/// Sits right after the HTTP request decoder, in front of the upgrade handler, for as
+/// long as that handler owns the connection: until the first request's head has passed,
+/// or its end if the head asks for an upgrade. A parse error before the head is answered
+/// with 400; one within an upgrade request ends the connection (the upgrade handler may
+/// be answering it). Either way the upgrade handler is told the input is closed, so that
+/// it gives up the upgrade, and the connection is closed.
 private final class MalformedFirstRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias OutboundOut = HTTPServerResponsePart
 
-    private var answered = false
+    private enum State {
+        case beforeHead
+        case inUpgradeRequest
+        case ended
+    }
+
+    private var state = State.beforeHead
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        guard !answered else { return }
+        let part = unwrapInboundIn(data)
         context.fireChannelRead(data)
-        context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
+        switch (state, part) {
+        case (.beforeHead, .head(let head)) where head.headers.contains(name: "upgrade"):
+            state = .inUpgradeRequest
+        case (.inUpgradeRequest, .body):
+            break
+        default:
+            state = .ended
+            context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
+        }
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         guard error is HTTPParserError else { return context.fireErrorCaught(error) }
-        guard !answered else { return }
-        answered = true
-        let head = HTTPResponseHead(version: .http1_1, status: .badRequest, headers: ["Connection": "close", "Content-Length": "0"])
-        context.write(wrapOutboundOut(.head(head)), promise: nil)
-        context.writeAndFlush(wrapOutboundOut(.end(nil))).assumeIsolated().whenComplete { _ in
-            context.fireUserInboundEventTriggered(ChannelEvent.inputClosed)
+        switch state {
+        case .ended:
+            return  // the decoder reports some errors twice
+        case .inUpgradeRequest:
+            state = .ended
+            giveUp(context: context)
+        case .beforeHead:
+            state = .ended
+            let head = HTTPResponseHead(version: .http1_1, status: .badRequest, headers: ["Connection": "close", "Content-Length": "0"])
+            context.write(wrapOutboundOut(.head(head)), promise: nil)
+            context.writeAndFlush(wrapOutboundOut(.end(nil))).assumeIsolated().whenComplete { [self] _ in giveUp(context: context) }
         }
     }
+
+    private func giveUp(context: ChannelHandlerContext) {
+        context.fireUserInboundEventTriggered(ChannelEvent.inputClosed)
+        context.close(promise: nil)
+    }
 }
+
+@available(*, unavailable)
+extension MalformedFirstRequestHandler: Sendable {}
