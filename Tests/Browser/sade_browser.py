@@ -77,6 +77,12 @@ def login(driver, username, password=PASSWORD):
     wait(driver, lambda d: not d.current_url.endswith("#/login") and css(d, "#top-bar:not([hidden])"), f"{username} is logged in")
 
 
+def wait_live(driver):
+    """Waits until the page's live stream is open: the server has subscribed it, so what
+    happens from now on reaches the page (posted earlier, it would have been missed)."""
+    wait(driver, lambda d: css(d, '#live-state[data-state="open"]'), "the live stream is open")
+
+
 def shot(driver, name):
     """Saves a screenshot as SCREENSHOTS/name.png."""
     os.makedirs(SCREENSHOTS, exist_ok=True)

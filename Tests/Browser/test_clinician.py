@@ -10,7 +10,7 @@ import uuid
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-from sade_browser import BASE, DashboardTestCase, attr, browser, quit_browser, click, press, call, css, device_token, login, shot, text, token, wait
+from sade_browser import BASE, DashboardTestCase, attr, browser, quit_browser, click, press, call, css, device_token, login, shot, text, token, wait, wait_live
 
 COVID_WARD = "covid-ward"
 
@@ -48,6 +48,7 @@ class ClinicianTests(DashboardTestCase):
         wait(self.driver, lambda d: css(d, chart), "the heart-rate chart is drawn")
         self.assertEqual(self.driver.find_element(By.TAG_NAME, "h1").text, "Liam O'Brien")
         self.assertTrue(css(self.driver, "#news2 table"), "the NEWS2 breakdown is shown")
+        wait_live(self.driver)
         status, answer = call("POST", "/api/v1/patients/patient-06/observations",
                               {"type": "heartRate", "value": 163, "start": now()}, device)
         self.assertEqual(status, 201, answer)
@@ -89,6 +90,7 @@ class ClinicianTests(DashboardTestCase):
         self.driver.get(BASE + "/#/alerts")
         wait(self.driver, lambda d: css(d, "#alert-feed"), "the alert feed shows")
         wait(self.driver, lambda d: d.execute_script("return Notification.permission") == "granted", "notifications are allowed")
+        wait_live(self.driver)
         at = now()
         batch = [{"type": "heartRate", "value": 138, "start": at}, {"type": "respiratoryRate", "value": 29, "start": at},
                  {"type": "oxygenSaturation", "value": 86, "start": at}, {"type": "bloodPressureSystolic", "value": 88, "start": at},

@@ -131,9 +131,11 @@ public struct MonitoringServer: Sendable {
     ) throws -> some ApplicationProtocol {
         let webSocketResponder = homeBus.router().buildResponder()
         var server = HTTPServerBuilder { responder in
-            MalformedRequestAnswer(base: HTTP1WebSocketUpgradeChannel(
-                responder: responder, webSocketResponder: webSocketResponder,
-                configuration: .init(ws: .init(maxFrameSize: HomeBus.maximumMessage))))
+            FirstRequestGuard(
+                base: HTTP1WebSocketUpgradeChannel(
+                    responder: responder, webSocketResponder: webSocketResponder,
+                    configuration: .init(ws: .init(maxFrameSize: HomeBus.maximumMessage))),
+                timeout: configuration.firstRequestTimeout)
         }
         if let tls = configuration.tls {
             let settings = try tls.configuration()

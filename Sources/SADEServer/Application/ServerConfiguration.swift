@@ -39,13 +39,17 @@ public struct ServerConfiguration: Sendable {
     public var trustedProxies: Set<String>
     /// The server's certificate and key: HTTPS only (with HSTS) when set.
     public var tls: ServerTLS?
+    /// How long a new connection may take to send its first request's head before it is
+    /// closed (a client that connects and says nothing holds no connection for ever).
+    public var firstRequestTimeout: Duration
 
     /// A configuration.
     public init(
         host: String = "127.0.0.1", port: Int = 8080, maxBodyBytes: Int = defaultMaxBodyBytes, maxBatchSamples: Int = 5000,
         requestsPerSecond: Double = 200, requestBurst: Double = 400, requestsPerSecondPerAddress: Double = 2000,
         loginAttemptsPerSecond: Double = 5, loginBurst: Double = 50, tokenLifetime: TimeInterval = 8 * 3600,
-        tokenSecret: String? = nil, dashboardDirectory: URL? = nil, trustedProxies: Set<String> = [], tls: ServerTLS? = nil
+        tokenSecret: String? = nil, dashboardDirectory: URL? = nil, trustedProxies: Set<String> = [], tls: ServerTLS? = nil,
+        firstRequestTimeout: Duration = .seconds(60)
     ) {
         self.host = host
         self.port = port
@@ -61,5 +65,6 @@ public struct ServerConfiguration: Sendable {
         self.dashboardDirectory = dashboardDirectory
         self.trustedProxies = trustedProxies
         self.tls = tls
+        self.firstRequestTimeout = firstRequestTimeout
     }
 }

@@ -50,12 +50,7 @@ struct MalformedRequestTests {
 enum RawHTTP {
     static func exchange(_ request: String, port: Int) async throws -> String {
         let received = Received()
-        let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-            .channelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(Collector(received: received)) }
-            }
-            .connect(host: "127.0.0.1", port: port).get()
-        try await channel.writeAndFlush(ByteBuffer(string: request))
+        let channel = try await connect(port: port, sending: request, received: received)
         // A server that never answers nor closes is caught by the test's time limit.
         try await withTaskCancellationHandler {
             try await channel.closeFuture.get()
@@ -65,7 +60,19 @@ enum RawHTTP {
         return received.bytes.withLock { String(buffer: $0) }
     }
 
-    private final class Received: Sendable {
+    /// Opens a connection and sends `request` on it (which may be nothing, or part of a
+    /// request); what comes back goes to `received`.
+    static func connect(port: Int, sending request: String, received: Received = Received()) async throws -> any Channel {
+        let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .channelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(Collector(received: received)) }
+            }
+            .connect(host: "127.0.0.1", port: port).get()
+        if !request.isEmpty { try await channel.writeAndFlush(ByteBuffer(string: request)) }
+        return channel
+    }
+
+    final class Received: Sendable {
         let bytes = Mutex(ByteBuffer())
     }
 
@@ -76,7 +83,7 @@ enum RawHTTP {
 
         func channelRead(context: ChannelHandlerContext, data: NIOAny) {
             var bytes = unwrapInboundIn(data)
-            received.bytes.withLock { $0.writeBuffer(&bytes) }
+            received.bytes.withLock { _ = $0.writeBuffer(&bytes) }
         }
     }
 }

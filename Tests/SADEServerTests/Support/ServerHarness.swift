@@ -82,7 +82,9 @@ struct ServerHarness: Sendable {
             do { try await body(ServerHarness(system: system, server: server, clock: clock, port: port)) } catch { outcome = .failure(error) }
         }
         await group.triggerGracefulShutdown()
-        try await running.value
+        // A shutdown that hangs ends with the test's time limit, not the run's: cancelled,
+        // the group stops its server at once.
+        try await withTaskCancellationHandler { try await running.value } onCancel: { running.cancel() }
         await office?.shutdown()
         await system.shutdown()
         try outcome.get()
