@@ -87,7 +87,13 @@ public final class ProcessReaper: Sendable {
             for group in $alive; do kill -KILL -- "-$group" 2>/dev/null; done
         }
         trap 'stop_groups; exit 0' TERM
-        while IFS= read -r line; do
+        # A SIGTERM that comes just as `read` starts waiting runs its trap only once
+        # `read` returns: it returns every second, input or not.
+        while :; do
+            IFS= read -r -t 1 line
+            status=$?
+            [ $status -gt 128 ] && continue
+            [ $status -eq 0 ] || break
             case $line in
                 +*) groups+="${line#+} " ;;
                 -*) groups="${groups/ ${line#-} / }" ;;
