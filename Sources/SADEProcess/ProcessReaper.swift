@@ -88,11 +88,15 @@ public final class ProcessReaper: Sendable {
         }
         trap 'stop_groups; exit 0' TERM
         # A SIGTERM that comes just as `read` starts waiting runs its trap only once
-        # `read` returns: it returns every second, input or not.
+        # `read` returns: it returns every second, input or not, keeping what it read of
+        # a line (bash reads a pipe byte by byte) for the next.
+        partial=
         while :; do
-            IFS= read -r -t 1 line
+            IFS= read -r -t 1 part
             status=$?
-            [ $status -gt 128 ] && continue
+            if [ $status -gt 128 ]; then partial+=$part; continue; fi
+            line=$partial$part
+            partial=
             [ $status -eq 0 ] || break
             case $line in
                 +*) groups+="${line#+} " ;;

@@ -35,14 +35,33 @@ struct SilentConnectionTests {
         }
     }
 
-    @Test("a connection that sends no request head within the first-request time limit is closed unanswered; the server answers the next")
+    @Test("a connection that sends no request head within the first-request time limit is closed unanswered, once the limit has passed; the server answers the next")
     func closedAfterTimeout() async throws {
-        try await ServerHarness.run(configure: { $0.firstRequestTimeout = .milliseconds(300) }) { harness in
+        let limit = Duration.seconds(2)
+        try await ServerHarness.run(configure: { $0.firstRequestTimeout = limit }) { harness in
             for sent in ["", "GET /health HTTP/1.1\r\nHost: x\r\n"] {
+                let opened = ContinuousClock.now
                 let answer = try await RawHTTP.exchange(sent, port: harness.port)
                 #expect(answer.isEmpty, "after \(sent.debugDescription): \(answer)")
+                #expect(ContinuousClock.now - opened >= limit, "closed only once the limit has passed")
             }
             #expect(try await harness.request(.get, "/health").status == .ok)
+        }
+    }
+
+    @Test("a connection whose first request came in time is not closed by the first-request time limit: it answers a second request after it")
+    func keptAfterFirstRequest() async throws {
+        let limit = Duration.seconds(1)
+        try await ServerHarness.run(configure: { $0.firstRequestTimeout = limit }) { harness in
+            let received = RawHTTP.Received()
+            let channel = try await RawHTTP.connect(port: harness.port, sending: "GET /health HTTP/1.1\r\nHost: x\r\n\r\n", received: received)
+            defer { channel.close(promise: nil) }
+            try await Task.sleep(for: limit * 2)  // not to synchronise: the window in which the server must not close it
+            #expect(channel.isActive, "the connection stays open past the limit")
+            try await channel.writeAndFlush(ByteBuffer(string: "GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"))
+            try await channel.closeFuture.get()
+            let statuses = received.bytes.withLock { String(buffer: $0) }.matches(of: #/HTTP/1\.1 (\d{3}) /#).map { String($0.1) }
+            #expect(statuses == ["200", "200"])
         }
     }
 }

@@ -82,8 +82,9 @@ struct ServerHarness: Sendable {
             do { try await body(ServerHarness(system: system, server: server, clock: clock, port: port)) } catch { outcome = .failure(error) }
         }
         await group.triggerGracefulShutdown()
-        // A shutdown that hangs ends with the test's time limit, not the run's: cancelled,
-        // the group stops its server at once.
+        // A shutdown that hangs on a live stream ends with the test's time limit: cancelled,
+        // the group cancels its server's handlers (not those of connections that sent no
+        // request, which wait on NIO futures: the server closes those itself).
         try await withTaskCancellationHandler { try await running.value } onCancel: { running.cancel() }
         await office?.shutdown()
         await system.shutdown()
