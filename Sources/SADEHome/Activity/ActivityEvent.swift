@@ -15,14 +15,38 @@ public struct ActivityEvent: Hashable, Sendable, Codable {
     public var isExit: Bool
     /// What the room is used for.
     public var roomType: RoomType
+    /// What the reading tells of the resident.
+    public var signal: Signal
+    /// The seat or bed (by sensor) the resident is on after this reading, if any: pressed
+    /// and not yet released. Worked out from the readings before it only (see
+    /// ``markingHolds(_:)``), so that a recording cut short tells what a live one would.
+    public var holding: String?
+
+    /// What a reading tells of the resident.
+    public enum Signal: String, Hashable, Sendable, Codable {
+        /// Motion seen: the resident, or a glitch, a pet, the sun through a window; it
+        /// takes corroborating.
+        case motion
+        /// Something done: a door opened, an appliance used, the toilet flushed, a switch pressed.
+        case action
+        /// A seat or bed pressed: someone sat or lay down, and is there until it is released.
+        case press
+        /// A seat or bed released: someone got up.
+        case release
+    }
 
     /// An event.
-    public init(time: Date, sensor: String, room: String, roomType: RoomType = .other, isExit: Bool = false) {
+    public init(
+        time: Date, sensor: String, room: String, roomType: RoomType = .other, isExit: Bool = false, signal: Signal = .motion,
+        holding: String? = nil
+    ) {
         self.time = time
         self.sensor = sensor
         self.room = room
         self.roomType = roomType
         self.isExit = isExit
+        self.signal = signal
+        self.holding = holding
     }
 
     /// Whether it is in a bedroom, where a lone movement may be someone turning over in bed.
@@ -36,40 +60,81 @@ extension ActivityEvent {
         (kind.isResidentActivity, kind == .propertyExit || (kind == .contact && roomType == .hall))
     }
 
+    /// What a reading of `value` from a device of `kind` tells, if it is activity: a
+    /// sensor turning on, or a seat or bed released (getting up is activity too).
+    static func signal(_ kind: DeviceKind, value: Double) -> Signal? {
+        switch kind {
+        case .occupancy: value >= 0.5 ? .press : .release
+        case .motion: value >= 0.5 ? .motion : nil
+        default: value >= 0.5 ? .action : nil
+        }
+    }
+
     /// The activations among a flat's events: resident-activity devices turning on
-    /// (value ≥ 0.5), oldest first.
+    /// (value ≥ 0.5), and seats and beds released, oldest first.
     public static func activations(_ events: [StateEvent], in flat: Flat) -> [ActivityEvent] {
         let rooms = Dictionary(flat.rooms.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        var devices: [DeviceID: (sensor: String, room: Room, isExit: Bool)] = [:]
+        var devices: [DeviceID: (sensor: String, kind: DeviceKind, room: Room, isExit: Bool)] = [:]
         for device in flat.devices {
             guard let room = rooms[device.room] else { continue }
             let (isActivity, isExit) = classify(device.kind, roomType: room.type)
-            if isActivity { devices[device.id] = (device.objectID, room, isExit) }
+            if isActivity { devices[device.id] = (device.objectID, device.kind, room, isExit) }
         }
-        return events.compactMap { event in
-            guard event.isOn, let device = devices[event.device] else { return nil }
-            return ActivityEvent(time: event.time, sensor: device.sensor, room: device.room.name, roomType: device.room.type, isExit: device.isExit)
-        }.sorted { $0.time < $1.time }
+        return markingHolds(
+            events.compactMap { event in
+                guard let device = devices[event.device], let signal = signal(device.kind, value: event.value) else { return nil }
+                return ActivityEvent(
+                    time: event.time, sensor: device.sensor, room: device.room.name, roomType: device.room.type, isExit: device.isExit, signal: signal)
+            }.sorted { $0.time < $1.time })
     }
 
     /// The activations among CASAS lines: sensors whose kind (by `map`, else by name) is
-    /// resident activity, turning on; in the map's rooms (`Unknown` where it names none),
-    /// whose types `roomTypes` gives by name (a door in the hall is the way out).
+    /// resident activity, turning on (and seats and beds released); in the map's rooms
+    /// (`Unknown` where it names none), whose types `roomTypes` gives by name (a door in
+    /// the hall is the way out).
     public static func activations(_ lines: [CASASLine], map: CASASDeviceMap, roomTypes: [String: RoomType] = [:]) -> [ActivityEvent] {
-        var sensors: [String: (room: String, type: RoomType, isExit: Bool)?] = [:]
-        return lines.compactMap { line in
-            guard line.value >= 0.5 else { return nil }
-            if sensors[line.sensor] == nil {
-                sensors[line.sensor] = map.kind(of: line.sensor).flatMap { kind in
-                    let roomName = map.sensors[line.sensor]?.room ?? "Unknown"
-                    let roomType = roomTypes[roomName] ?? .other
-                    let (isActivity, isExit) = classify(kind, roomType: roomType)
-                    return isActivity ? (roomName, roomType, isExit) : nil
-                } ?? .some(nil)
+        var sensors: [String: (kind: DeviceKind, room: String, type: RoomType, isExit: Bool)?] = [:]
+        return markingHolds(
+            lines.compactMap { line in
+                if sensors[line.sensor] == nil {
+                    sensors[line.sensor] = map.kind(of: line.sensor).flatMap { kind in
+                        let roomName = map.sensors[line.sensor]?.room ?? "Unknown"
+                        let roomType = roomTypes[roomName] ?? .other
+                        let (isActivity, isExit) = classify(kind, roomType: roomType)
+                        return isActivity ? (kind, roomName, roomType, isExit) : nil
+                    } ?? .some(nil)
+                }
+                guard case .some(.some(let sensor)) = sensors[line.sensor], let signal = signal(sensor.kind, value: line.value) else { return nil }
+                return ActivityEvent(time: line.time, sensor: line.sensor, room: sensor.room, roomType: sensor.type, isExit: sensor.isExit, signal: signal)
+            }.sorted { $0.time < $1.time })
+    }
+
+    /// A quiet after the way out opened longer than this is time out.
+    static let outing: TimeInterval = 10 * 60
+
+    /// `events` (oldest first) with ``holding`` set from the readings before each: a seat
+    /// or bed pressed is held until it is released, or until something is done in another
+    /// room (the resident is elsewhere: the mat stuck, or a bag left on the seat). Motion
+    /// elsewhere does not end it: a sensor's glitch would end a night's sleep.
+    ///
+    /// And the way out opened again after a quiet since it was last opened is the resident
+    /// coming home, not leaving: it is no exit (the quiet after it is one indoors).
+    public static func markingHolds(_ events: [ActivityEvent]) -> [ActivityEvent] {
+        var held: (sensor: String, room: String)?
+        var previous: ActivityEvent?
+        return events.map { event in
+            var event = event
+            defer { previous = event }
+            if event.isExit, let previous, previous.isExit, event.time.timeIntervalSince(previous.time) > Self.outing { event.isExit = false }
+            switch event.signal {
+            case .press: held = (event.sensor, event.room)
+            case .release: if held?.sensor == event.sensor { held = nil }
+            case .action: if let current = held, current.room != event.room { held = nil }
+            case .motion: break
             }
-            guard case .some(.some(let sensor)) = sensors[line.sensor] else { return nil }
-            return ActivityEvent(time: line.time, sensor: line.sensor, room: sensor.room, roomType: sensor.type, isExit: sensor.isExit)
-        }.sorted { $0.time < $1.time }
+            event.holding = held?.sensor
+            return event
+        }
     }
 }
 
@@ -83,6 +148,7 @@ extension ActivityEvent {
         guard interval > 0 else { return events }
         var last: [String: Date] = [:]
         return events.filter { event in
+            guard event.signal == .motion else { return true }  // a seat's press and release are both kept
             if let previous = last[event.sensor], event.time.timeIntervalSince(previous) < interval { return false }
             last[event.sensor] = event.time
             return true

@@ -92,10 +92,41 @@ struct WatchTheClock: Action {
             await context.setBelief(.today, to: today)
             await context.setBelief(.unreviewedDays, to: (await context.belief(.unreviewedDays) ?? []) + [ended])
         }
+        if now.timeIntervalSince(await context.belief(.devicesChecked) ?? .distantPast) >= 3600 {
+            await context.setBelief(.devicesChecked, to: now)
+            let events = try await watch.alarms.store.activity(flat: flat.id, from: now.addingTimeInterval(-DeviceFaults.lookBack), to: now.addingTimeInterval(1))
+            let faults = DeviceFaults.find(in: events, flat: flat, at: now)
+            if !faults.isEmpty { await context.setBelief(.deviceFaults, to: (await context.belief(.deviceFaults) ?? []) + faults) }
+        }
         let lastActivity = await context.belief(.lastActivity) ?? now
         let silence = try await watch.profile.detectors(for: flat, at: now).silence
+        if let trial = await watch.profile.untoldTrial() {
+            try await watch.alarms.raise(
+                HomeMessageDraft(
+                    flat: flat.id, severity: .information, title: "What the home learned", text: trial.summary,
+                    key: "profile:learned-quiet:\(trial.isPassed ? "used" : "not-used"):\(InactivityCheck.day(now, flat))", lifetime: .seconds(24 * 3600)),
+                flat: flat, at: now)
+        }
         let breaches = try await InactivityCheck(flat: flat, store: watch.alarms.store, silence: silence).breaches(at: now, lastActivity: lastActivity)
         if !breaches.isEmpty { await context.agent.perceive(breaches) }
+    }
+}
+
+/// Tells the carers of sensors that seem broken (devices working).
+struct ReportDeviceFaults: Action {
+    let watch: FlatWatch
+
+    func runAction(_ context: ActionContext) async throws {
+        let faults = await context.agent.take(.deviceFaults)
+        guard !faults.isEmpty else { return }
+        let flat = try await watch.current()
+        for fault in faults {
+            try await watch.alarms.raise(
+                HomeMessageDraft(
+                    flat: flat.id, device: fault.device, severity: .warning, title: fault.kind == .stuck ? "A sensor seems stuck" : "A sensor is silent",
+                    text: fault.text, key: fault.key),
+                flat: flat, at: watch.clock.now)
+        }
     }
 }
 

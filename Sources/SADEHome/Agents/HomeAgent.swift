@@ -10,13 +10,18 @@ import SADENotification
 /// - maintain **resident active**: a quiet longer than the flat's continuous period, or
 ///   a time window of the day without activity, is an alarm;
 /// - maintain **batteries fine**: a weak battery is a warning, an empty one an alarm;
+/// - maintain **devices working**: a sensor stuck on while the resident is active
+///   elsewhere, or silent for a day though it reports daily, is a warning (a device
+///   fault, not the resident's activity or inactivity);
 /// - maintain **days reviewed**: after midnight, the day that ended is judged with the
 ///   routine profile learned from the weeks before; an unusual day is a warning that
 ///   says why ("no activity in the kitchen 16:00–21:00; usually 26 on weekdays");
 /// - perform **watch the clock**: every minute, check the inactivity rules — the
 ///   flat's, and the quiet this resident's history calls unusual (``LearnedSilence``) —
 ///   and let information and warnings whose time is up expire; at start, report the
-///   batteries that ran down while nobody watched.
+///   batteries that ran down while nobody watched; every hour, check the sensors. The
+///   learned quiet is used only once it has passed its trial on the resident's own
+///   history; the carers are told what it learned, and whether it is used.
 ///
 /// The home service tells the agent what a batch of events means with
 /// ``SADECore/Agent/perceive(_:)``; alarms go out through ``HomeAlarms``.
@@ -41,6 +46,7 @@ public enum HomeAgent {
             Belief(.batteriesReviewed, false)
             Belief(.today, flat.calendar.startOfDay(for: clock.now))
             Belief(.unreviewedDays, [])
+            Belief(.deviceFaults, [])
             Goal.maintain("resident safe", .isEmpty(.hazards)) {
                 Plan("raise a safety alarm", context: .isEmpty(.hazards).negated) { RaiseSafetyAlarms(watch: watch) }
             }
@@ -49,6 +55,9 @@ public enum HomeAgent {
             }
             Goal.maintain("batteries fine", .isEmpty(.batteryReports)) {
                 Plan("report the batteries", context: .isEmpty(.batteryReports).negated) { ReportBatteries(watch: watch) }
+            }
+            Goal.maintain("devices working", .isEmpty(.deviceFaults)) {
+                Plan("tell the carers of a device fault", context: .isEmpty(.deviceFaults).negated) { ReportDeviceFaults(watch: watch) }
             }
             Goal.maintain("days reviewed", .isEmpty(.unreviewedDays)) {
                 Plan("review the day with the activity profile", context: .isEmpty(.unreviewedDays).negated) { ReviewTheDay(watch: watch) }

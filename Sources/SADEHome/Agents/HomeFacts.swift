@@ -94,6 +94,11 @@ extension BeliefKey where Value == [InactivityBreach] {
     public static let inactivity: BeliefKey<[InactivityBreach]> = "inactivity"
 }
 
+extension BeliefKey where Value == [DeviceFault] {
+    /// Sensors that seem broken, not yet told to the carers.
+    public static let deviceFaults: BeliefKey<[DeviceFault]> = "deviceFaults"
+}
+
 extension BeliefKey where Value == Bool {
     /// Whether the agent has looked at the batteries since it started.
     public static let batteriesReviewed: BeliefKey<Bool> = "batteriesReviewed"
@@ -110,6 +115,8 @@ extension BeliefKey where Value == Date {
 
     /// When the resident last did something (or the watch began, if never).
     public static let lastActivity: BeliefKey<Date> = "lastActivity"
+    /// When the sensors were last checked for faults.
+    public static let devicesChecked: BeliefKey<Date> = "devicesChecked"
 }
 
 extension Condition {

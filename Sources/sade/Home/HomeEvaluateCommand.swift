@@ -219,6 +219,13 @@ struct RealHomeTable {
                 + (trial.isPassed ? "passed, so it is used" : "not passed, so the fixed rule holds"),
         ]
         lines += trial.alarms.map { "  \(Self.time($0.time, flat.calendar))\($0.whileAsleep ? " [asleep]" : $0.whileOut ? " [out]" : "")  \($0.reason)" }
+        for row in report.detectors where !row.misses.isEmpty && row.name.hasPrefix("learned") {
+            lines += ["", "Emergencies \(row.name) missed (cut → the next day's first event: the alarm):"]
+            for miss in row.misses {
+                let alarm = miss.alarm.map { "\(Self.time($0, flat.calendar))  \(miss.reason ?? "")" } ?? "none"
+                lines.append("  \(Self.time(miss.cut, flat.calendar)) → \(Self.time(miss.resumption, flat.calendar)): \(alarm)")
+            }
+        }
         for row in report.detectors where !row.falseAlarms.isEmpty {
             lines += ["", "False alarms of \(row.name):"]
             for alarm in row.falseAlarms {

@@ -16,6 +16,20 @@ public struct SilenceTrial: Hashable, Sendable {
     public var isPassed: Bool { days >= LearnedSilence.trialDays && alarms.count <= baseline + days / 14 }
 }
 
+extension SilenceTrial {
+    /// What the carers are told of it: what the home learned, and whether it uses it.
+    public var summary: String {
+        let count = alarms.count == 1 ? "1 alarm" : "\(alarms.count) alarms"
+        if isPassed {
+            return "The resident's own quiets are watched from now on: tried on \(days) of their recent days, what the home learned "
+                + "would have raised \(count) (the fixed rule \(baseline))."
+        }
+        let example = alarms.first.map { ", such as \"\($0.reason)\"" } ?? ""
+        return "What the home learned of the resident's quiets is not used yet: tried on \(days) of their recent days, it would have raised "
+            + "\(count)\(example) (the fixed rule \(baseline)). The flat's own rules hold."
+    }
+}
+
 extension LearnedSilence {
     /// The fewest days a learned quiet is tried on before it is used.
     public static let trialDays = 3
@@ -46,7 +60,7 @@ extension LearnedSilence {
 
 /// The learned quiet once it has passed its trial on the resident's history (see
 /// ``LearnedSilence/trial(events:days:calendar:)``), else the fixed rule: what the home
-/// agent should run, once the trial can run off its cooperative threads (it does not yet).
+/// agent runs (``ActivityProfile``, which tries it off the cooperative threads).
 public struct ProvenSilence: SilenceDetector {
     public var name: String { "learned quiet once proven (ours)" }
     /// What is used.

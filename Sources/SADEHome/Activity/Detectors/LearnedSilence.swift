@@ -38,6 +38,10 @@ public struct LearnedSilence: SilenceDetector {
     public var cap: TimeInterval
     /// Whether quiets began in a room near each quarter of an hour while learning.
     var familiar: [String: [Bool]] = [:]
+    /// The shortest limit of a quiet, by the room it began in (or seat, bed, exit): where
+    /// the tail of all its quiets, at any time of day, says it would be passed less than
+    /// ``budget`` times a day (see ``floor(of:days:)``).
+    var floors: [String: [TimeInterval]] = [:]
     /// The room with the way out (the hall), where a quiet may be an outing whose door reading was lost.
     var exitRoom: String?
     /// The longest time out before an alarm.
@@ -62,6 +66,7 @@ public struct LearnedSilence: SilenceDetector {
         self.corroboration = corroboration
         self.cap = cap
         exitRoom = events.first(where: \.isExit)?.room
+        let days = Set(events.map { calendar.startOfDay(for: $0.time) }).count
         var quietStarts: [ActivityEvent] = []
         var window = SlidingAnchors(self, events: events)
         var start = events.startIndex
@@ -80,12 +85,29 @@ public struct LearnedSilence: SilenceDetector {
             familiar[key] = (0..<96).map { quarter in list.filter { abs(Self.circular($0.minute - (quarter * 15 + 7))) <= Self.windows[0] }.count >= 3 }
             longest[key] = (0..<96).map { quarter in [false, true].map { Self.longest(in: list, minute: quarter * 15 + 7, weekend: $0) } }
         }
+        // A room's few quiets say little of its tail: no room's floor is below the flat's,
+        // that of the quiets in every room but the bedroom (where sleep is, without a bed sensor).
+        let isRoom = { (key: String) in key != "exit" && !key.hasPrefix("on ") }
+        let bedrooms = Set(events.filter(\.isBedroom).map(\.room))
+        let indoors = gaps.filter { isRoom($0.key) && !bedrooms.contains($0.key) }.values.flatMap { $0 }
+        for (key, list) in gaps {
+            floors[key] = (0..<96).map { quarter in
+                let own = Self.floor(of: list, near: quarter * 15 + 7, days: days) ?? 0
+                return isRoom(key) ? max(own, Self.floor(of: indoors, near: quarter * 15 + 7, days: days) ?? 0) : own
+            }
+        }
     }
 
     /// Whether any quiet was learned.
     public var isTrained: Bool { !longest.isEmpty }
 
-    static func key(_ event: ActivityEvent) -> String { event.isExit ? "exit" : event.room }
+    /// What a quiet is learned and judged by: leaving, sitting or lying on a seat or bed
+    /// (a nap in the chair is not a quiet in the living room), else the room.
+    static func key(_ event: ActivityEvent) -> String {
+        if event.isExit { return "exit" }
+        if let held = event.holding { return "on \(held)" }
+        return event.room
+    }
 
     /// The activations in `events` that the quiet counts from, the resident's as far as
     /// the sensors tell, each marked sure or not. Sure: an exit; two others in its room
@@ -121,7 +143,8 @@ public struct LearnedSilence: SilenceDetector {
     /// further than the start of `events`.
     func step(_ events: ArraySlice<ActivityEvent>, at index: Int, resident: Int?) -> AnchorStep {
         let event = events[index]
-        var sure = event.isExit || corroboration <= 0
+        // Only motion may be a glitch: a door opened, a seat pressed or released is someone.
+        var sure = event.isExit || event.signal != .motion || corroboration <= 0
         if !sure, !event.isBedroom, let previous = resident { sure = events[previous].room == event.room }
         var before = index - 1, others = 0
         while !sure, before >= events.startIndex, event.time.timeIntervalSince(events[before].time) <= corroboration {
@@ -187,12 +210,18 @@ public struct LearnedSilence: SilenceDetector {
         guard var learned = longest[Self.key(anchor)]?[min(minute / 15, 95)][weekend ? 1 : 0] else {
             return FixedSilence(period: cap, calendar: calendar).alarm(after: events)
         }
-        if !anchor.isExit, anchor.room == exitRoom, let out = longest["exit"]?[min(minute / 15, 95)][weekend ? 1 : 0] {
+        if anchor.signal == .motion, anchor.room == exitRoom, let out = longest["exit"]?[min(minute / 15, 95)][weekend ? 1 : 0] {
             learned.length = max(learned.length, out.length)  // by the way out: maybe out, the door's reading lost
         }
-        let limit = anchor.isExit ? min(max(learned.length * 1.25, Self.awayFloor), awayCap) : min(learned.length * Self.margin + Self.slack, cap)
+        let limit =
+            anchor.isExit
+            ? min(max(learned.length * 1.25, Self.awayFloor), awayCap)
+            : min(max(learned.length * Self.margin + Self.slack, floors[Self.key(anchor)]?[min(minute / 15, 95)] ?? 0), cap)
         let time = anchor.time.addingTimeInterval(max(limit, 20 * 60))
-        let place = anchor.isExit ? "leaving by the \(anchor.room.lowercased()) door" : "in the \(anchor.room.lowercased())"
+        let place =
+            if anchor.isExit { "leaving by the \(anchor.room.lowercased()) door" } else if let held = anchor.holding {
+                "on the \(held.replacingOccurrences(of: "_", with: " ").lowercased())"
+            } else { "in the \(anchor.room.lowercased())" }
         return SilenceAlarm(
             time: time, since: anchor.time,
             reason: "No activity since \(calendar.clock(anchor.time)) \(place); usually active again by \(calendar.clock(time))\(learned.sameDays ? " \(days)" : "").")
@@ -220,6 +249,30 @@ public struct LearnedSilence: SilenceDetector {
             return Usual(length: length, sameDays: sameDays)
         }
         return nil
+    }
+
+    /// How often a day the quiets of one room (or seat, bed) may pass their limit.
+    static let budget = 0.005
+
+    /// The length that quiets like `lengths` (learned over `days` days) pass less than
+    /// ``budget`` times a day, by the exponential tail of those above their 90th
+    /// percentile `u` (peaks over a threshold): `u + σ ln(n / (days × budget))`, `σ` their
+    /// mean excess, `n` their number. The maximum of a week's quiets is passed about once
+    /// in as many quiets as the week held, so about once a week whatever the room; the
+    /// tail reaches past it by what the spread of the longest quiets says. With fewer
+    /// than 10 quiets, none.
+    static func floor(of quiets: [Quiet], near minute: Int, days: Int) -> TimeInterval? {
+        floor(of: quiets.filter { abs(circular($0.minute - minute)) <= windows[windows.count - 1] }.map(\.length), days: days)
+    }
+
+    static func floor(of lengths: [TimeInterval], days: Int) -> TimeInterval? {
+        guard lengths.count >= 10, days > 0 else { return nil }
+        let sorted = lengths.sorted()
+        let threshold = sorted[Int(Double(sorted.count) * 0.9)]
+        let above = sorted.filter { $0 > threshold }
+        guard !above.isEmpty else { return threshold }
+        let excess = above.reduce(0) { $0 + ($1 - threshold) } / Double(above.count)
+        return threshold + excess * log(max(Double(above.count) / (Double(days) * budget), 1))
     }
 
     static func circular(_ minutes: Int) -> Int { ((minutes % 1440) + 2160) % 1440 - 720 }

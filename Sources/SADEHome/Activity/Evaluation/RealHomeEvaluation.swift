@@ -87,14 +87,21 @@ public struct RealHomeEvaluation: Sendable {
         for detector in silence {
             let alarms = DetectorEvaluation.alarms(detector, events: events, from: testStart, end: all.last?.end ?? last.time)
                 .filter { isJudged($0.time) }.map { alarm($0.time, $0.reason) }
+            var misses: [RealHomeReport.Miss] = []
             let times = cuts.map { cut -> TimeInterval? in
                 var start = cut.lastBefore
                 while start > 0, events[cut.lastBefore].time.timeIntervalSince(events[start - 1].time) <= LearnedSilence.memory { start -= 1 }
                 // Its quiet's one alarm: before the cut it was a false one, and nothing follows it.
-                guard let raised = detector.alarm(after: events[start...cut.lastBefore]), raised.time >= cut.time, raised.time < cut.resumption else { return nil }
+                let raised = detector.alarm(after: events[start...cut.lastBefore])
+                guard let raised, raised.time >= cut.time, raised.time < cut.resumption else {
+                    misses.append(RealHomeReport.Miss(cut: cut.time, resumption: cut.resumption, alarm: raised?.time, reason: raised?.reason))
+                    return nil
+                }
                 return raised.time.timeIntervalSince(cut.time)
             }
-            rows.append(RealHomeReport.Detector(name: detector.name, falseAlarms: alarms, judgedDays: judged.count, cuts: cuts, times: times, calendar: calendar))
+            var row = RealHomeReport.Detector(name: detector.name, falseAlarms: alarms, judgedDays: judged.count, cuts: cuts, times: times, calendar: calendar)
+            row.misses = misses
+            rows.append(row)
         }
         for detector in dayDetectors {
             // Raised at the nightly review, at the day's end (asleep or out: then).
@@ -167,6 +174,19 @@ public struct RealHomeReport: Hashable, Sendable, Codable {
         public var whileOut: Bool
     }
 
+    /// An injected emergency a real-time detector missed: its alarm came before the cut
+    /// (a false one, then) or only once the next day's events began, or never.
+    public struct Miss: Hashable, Sendable, Codable {
+        /// When the resident "collapsed".
+        public var cut: Date
+        /// When the recording's events begin again (the next day's first).
+        public var resumption: Date
+        /// When the quiet's alarm would have come, if at all.
+        public var alarm: Date?
+        /// What it would have said.
+        public var reason: String?
+    }
+
     /// One detector's figures.
     public struct Detector: Hashable, Sendable, Codable {
         /// Its name.
@@ -179,6 +199,8 @@ public struct RealHomeReport: Hashable, Sendable, Codable {
         public var injected: Int
         /// Those without an alarm before the next day's first event.
         public var missed: Int
+        /// The emergencies it missed, each with its alarm (a real-time detector's; a day detector's are not listed).
+        public var misses: [Miss] = []
         /// Mean minutes from the cut to the alarm, over those detected.
         public var meanMinutes: Double?
         /// The same, for cuts between 08:00 and 20:00.
