@@ -40,6 +40,9 @@ struct ActivityStoryTests {
         #expect(raised.raisedAt.timeIntervalSince(Self.stop) <= 2 * 3600, "\(raised.raisedAt.timeIntervalSince(Self.stop) / 60) min after the stop")
         #expect(raised.text.hasPrefix("No activity since ") && raised.text.contains("usually active again by"), "\(raised.text)")
         #expect(try #require(await first(messages) { $0.homeMessage?.id == raised.id }).homeMessage?.text == raised.text)
+        // The learned quiet passed its trial on those weeks before it was used, and the carers were told so.
+        let told = try await home.store.messages(flat: flat.id, states: nil, from: nil, to: nil).filter { $0.key.hasPrefix("profile:learned-quiet:") }
+        #expect(told.map(\.severity) == [.information] && told.first?.text.hasPrefix("The resident's own quiets are watched from now on") == true, "\(told.map(\.text))")
 
         home.clock.advance(by: .seconds(14 * 3600))  // past midnight: Monday is reviewed
         let review = try #require(
