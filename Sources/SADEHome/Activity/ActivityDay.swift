@@ -48,15 +48,17 @@ public struct ActivityDay: Hashable, Sendable {
             index + 2 < events.count && events[index + 2].time.timeIntervalSince(events[index].time) <= 300
         }
         var periods: [DateInterval] = []
-        for index in events.indices where events[index].isExit {
+        // A seat or bed pressed or released is someone at home, however sparse.
+        func isHome(_ index: Int) -> Bool { events[index].signal == .press || events[index].signal == .release }
+        for index in events.indices where events[index].isExit {  // leaving (coming home ends a time out, and starts none)
             var next = index + 1
-            while next < events.count, !events[next].isExit, !isBurst(next) { next += 1 }
+            while next < events.count, !events[next].isWayOut, !isBurst(next), !isHome(next) { next += 1 }
             let back = next < events.count ? events[next].time : end
             if back.timeIntervalSince(events[index].time) >= outAfter {
                 periods.append(DateInterval(start: events[index].time, end: back))
             } else if isBurst(index + 1) || (index + 1 < events.count && isBurst(index)) {
                 var previous = index - 1
-                while previous >= 0, !events[previous].isExit, !isBurst(previous) { previous -= 1 }
+                while previous >= 0, !events[previous].isWayOut, !isBurst(previous), !isHome(previous) { previous -= 1 }
                 let left = previous >= 0 ? events[min(previous + 2, index)].time : events[index].time
                 if events[index].time.timeIntervalSince(left) >= outAfter { periods.append(DateInterval(start: left, end: events[index].time)) }
             }

@@ -21,6 +21,8 @@ public struct ActivityEvent: Hashable, Sendable, Codable {
     /// and not yet released. Worked out from the readings before it only (see
     /// ``markingHolds(_:)``), so that a recording cut short tells what a live one would.
     public var holding: String?
+    /// Whether it is the way out opened by the resident coming home (see ``markingHolds(_:)``).
+    public var isArrival: Bool = false
 
     /// What a reading tells of the resident.
     public enum Signal: String, Hashable, Sendable, Codable {
@@ -48,6 +50,9 @@ public struct ActivityEvent: Hashable, Sendable, Codable {
         self.signal = signal
         self.holding = holding
     }
+
+    /// Whether it is the way out, opened to leave or on coming home.
+    public var isWayOut: Bool { isExit || isArrival }
 
     /// Whether it is in a bedroom, where a lone movement may be someone turning over in bed.
     public var isBedroom: Bool { roomType == .bedroom }
@@ -114,28 +119,49 @@ extension ActivityEvent {
 
     /// `events` (oldest first) with ``holding`` set from the readings before each: a seat
     /// or bed pressed is held until it is released, or until something is done in another
-    /// room (the resident is elsewhere: the mat stuck, or a bag left on the seat). Motion
-    /// elsewhere does not end it: a sensor's glitch would end a night's sleep.
+    /// room, or ``elsewhere`` activations came from other rooms (the resident is elsewhere:
+    /// the mat stuck, or a bag left on the seat). A motion or two elsewhere does not end
+    /// it: a sensor's glitch would end a night's sleep.
     ///
+    /// A seat or bed reported pressed while it is (or released while it is not) is no new
+    /// press or release: a gateway re-sending its state is not the resident getting up.
     /// And the way out opened again after a quiet since it was last opened is the resident
-    /// coming home, not leaving: it is no exit (the quiet after it is one indoors).
+    /// coming home (``isArrival``), not leaving: the quiet after it is one indoors.
     public static func markingHolds(_ events: [ActivityEvent]) -> [ActivityEvent] {
-        var held: (sensor: String, room: String)?
+        var held: (sensor: String, room: String, elsewhere: Int)?
+        var pressed: [String: Bool] = [:]
         var previous: ActivityEvent?
-        return events.map { event in
+        return events.compactMap { event in
             var event = event
-            defer { previous = event }
-            if event.isExit, let previous, previous.isExit, event.time.timeIntervalSince(previous.time) > Self.outing { event.isExit = false }
             switch event.signal {
-            case .press: held = (event.sensor, event.room)
+            case .press, .release:
+                let isPressed = event.signal == .press
+                guard pressed[event.sensor] != isPressed else { return nil }
+                pressed[event.sensor] = isPressed
+            case .motion, .action: break
+            }
+            defer { previous = event }
+            if event.isExit, let previous, previous.isExit, event.time.timeIntervalSince(previous.time) > Self.outing {
+                event.isExit = false
+                event.isArrival = true
+            }
+            switch event.signal {
+            case .press: held = (event.sensor, event.room, 0)
             case .release: if held?.sensor == event.sensor { held = nil }
             case .action: if let current = held, current.room != event.room { held = nil }
-            case .motion: break
+            case .motion:
+                if let current = held, current.room != event.room {
+                    held?.elsewhere += 1
+                    if current.elsewhere + 1 >= Self.elsewhere { held = nil }
+                }
             }
             event.holding = held?.sensor
             return event
         }
     }
+
+    /// How many activations in other rooms end a seat's or bed's hold (see ``markingHolds(_:)``).
+    public static let elsewhere = 3
 }
 
 extension ActivityEvent {
@@ -148,9 +174,9 @@ extension ActivityEvent {
         guard interval > 0 else { return events }
         var last: [String: Date] = [:]
         return events.filter { event in
-            guard event.signal == .motion else { return true }  // a seat's press and release are both kept
-            if let previous = last[event.sensor], event.time.timeIntervalSince(previous) < interval { return false }
-            last[event.sensor] = event.time
+            let key = "\(event.sensor) \(event.signal.rawValue)"  // a seat's press and release are both kept
+            if let previous = last[key], event.time.timeIntervalSince(previous) < interval { return false }
+            last[key] = event.time
             return true
         }
     }

@@ -12,8 +12,8 @@ actor ActivityProfile {
     private var lastTry: Date?
     private var silence: LearnedSilence?
     private var routine: RoutineProfile?
-    /// The last trial, and whether its verdict has been told to the carers.
-    private var trial: (result: SilenceTrial, told: Bool)?
+    /// The trial of the last learning, until it is taken to tell the carers.
+    private var freshTrial: SilenceTrial?
 
     /// How many days back the detectors learn from.
     static let learningDays = 28
@@ -39,26 +39,25 @@ actor ActivityProfile {
             let recent = events.filter { $0.time >= recentStart }
             let enough = days.filter { !$0.isEmpty && $0.start < yesterday }.count >= Self.minimumDays
             routine = enough ? RoutineProfile(training: days.filter { $0.start < yesterday }) : nil
-            silence = nil
+            if !enough { silence = nil }
             if enough {
                 let recentDays = days.filter { $0.start >= recentStart }
                 let (learned, result) = await Self.offThePool {
                     (LearnedSilence(training: recent, calendar: calendar), LearnedSilence.trial(events: recent, days: recentDays, calendar: calendar))
                 }
-                silence = result.isPassed ? learned : nil
-                trial = (result, trial.map { $0.result.isPassed == result.isPassed && $0.told } ?? false)
+                silence = result.isPassed ? learned : nil  // until now, what was learned the night before served
+                freshTrial = result
                 learnedUntil = midnight
             }
         }
         return (silence, routine)
     }
 
-    /// The newest trial, once, if its verdict is not the one told before (for the carers:
-    /// what the home learned, and why it does or does not use it).
-    func untoldTrial() -> SilenceTrial? {
-        guard let trial, !trial.told else { return nil }
-        self.trial?.told = true
-        return trial.result
+    /// The trial of the newest learning, once (for the carers: what the home learned, and
+    /// why it does or does not use it).
+    func takeFreshTrial() -> SilenceTrial? {
+        defer { freshTrial = nil }
+        return freshTrial
     }
 
     /// `work`'s result, worked out on a thread of its own: learning and trying a month of

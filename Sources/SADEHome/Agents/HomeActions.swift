@@ -94,21 +94,36 @@ struct WatchTheClock: Action {
         }
         if now.timeIntervalSince(await context.belief(.devicesChecked) ?? .distantPast) >= 3600 {
             await context.setBelief(.devicesChecked, to: now)
-            let events = try await watch.alarms.store.activity(flat: flat.id, from: now.addingTimeInterval(-DeviceFaults.lookBack), to: now.addingTimeInterval(1))
-            let faults = DeviceFaults.find(in: events, flat: flat, at: now)
+            let since = now.addingTimeInterval(-DeviceFaults.lookBack)
+            let events = try await watch.alarms.store.activity(flat: flat.id, from: since, to: now.addingTimeInterval(1))
+            // A fault told once is not told again, confirmed or expired: the store remembers every message.
+            let told = Set(try await watch.alarms.store.messages(flat: flat.id, states: nil, from: since, to: nil).map(\.key))
+            let faults = DeviceFaults.find(in: events, flat: flat, at: now).filter { !told.contains($0.key) }
             if !faults.isEmpty { await context.setBelief(.deviceFaults, to: (await context.belief(.deviceFaults) ?? []) + faults) }
         }
         let lastActivity = await context.belief(.lastActivity) ?? now
         let silence = try await watch.profile.detectors(for: flat, at: now).silence
-        if let trial = await watch.profile.untoldTrial() {
-            try await watch.alarms.raise(
-                HomeMessageDraft(
-                    flat: flat.id, severity: .information, title: "What the home learned", text: trial.summary,
-                    key: "profile:learned-quiet:\(trial.isPassed ? "used" : "not-used"):\(InactivityCheck.day(now, flat))", lifetime: .seconds(24 * 3600)),
-                flat: flat, at: now)
-        }
+        if let trial = await watch.profile.takeFreshTrial() { try await tell(trial, flat: flat, at: now) }
         let breaches = try await InactivityCheck(flat: flat, store: watch.alarms.store, silence: silence).breaches(at: now, lastActivity: lastActivity)
         if !breaches.isEmpty { await context.agent.perceive(breaches) }
+    }
+}
+
+extension WatchTheClock {
+    /// The key prefix of the messages that tell the carers whether the learned quiet is used.
+    static let trialKey = "profile:learned-quiet:"
+
+    /// Tells the carers the verdict of the learned quiet's trial if it is not the one the
+    /// store says they were told last (so a restart, or another node, does not tell it again).
+    func tell(_ trial: SilenceTrial, flat: Flat, at now: Date) async throws {
+        let told = try await watch.alarms.store.messages(flat: flat.id, states: nil, from: nil, to: nil).first { $0.key.hasPrefix(Self.trialKey) }
+        let wasUsed = told.map { $0.key.hasPrefix(Self.trialKey + "used:") }
+        guard wasUsed != trial.isPassed else { return }
+        try await watch.alarms.raise(
+            HomeMessageDraft(
+                flat: flat.id, severity: .information, title: "What the home learned", text: trial.summary(wasUsed: wasUsed == true),
+                key: "\(Self.trialKey)\(trial.isPassed ? "used" : "not-used"):\(InactivityCheck.day(now, flat))", lifetime: .seconds(24 * 3600)),
+            flat: flat, at: now)
     }
 }
 

@@ -28,50 +28,60 @@ public struct DeviceFault: Hashable, Sendable, Codable {
 public enum DeviceFaults {
     /// How long a motion sensor or a seat or bed may read on while the resident is active elsewhere.
     public static let stuckAfter: TimeInterval = 3600
-    /// How many activations in other rooms, while it reads on, make it stuck rather than the resident there.
-    static let elsewhere = 3
-    /// How long a sensor that reports daily may be silent while the flat is active.
+    /// How many activations in other rooms, while it reads on, make it stuck rather than
+    /// the resident there (as many as end a seat's hold: ``ActivityEvent/elsewhere``).
+    static let elsewhere = ActivityEvent.elsewhere
+    /// The shortest silence of a sensor that reports daily, while the flat is active; and
+    /// it must also be twice the longest it went without firing before.
     public static let silentAfter: TimeInterval = 24 * 3600
     /// How many activations of other sensors make the flat active, over ``silentAfter``.
     static let active = 20
-    /// How many of the 7 days before the silence it must have reported on.
+    /// On how many of the 7 days before its last reading it must have fired.
     static let usualDays = 6
     /// How far back ``find(in:flat:at:)`` wants the readings.
-    public static let lookBack: TimeInterval = 8 * 86400
+    public static let lookBack: TimeInterval = 10 * 86400
 
     /// The faults at `now`, from `events` (the flat's activity readings over the last
     /// ``lookBack``, oldest first).
+    ///
+    /// *Stuck*: a motion sensor or a seat or bed reading on for ``stuckAfter`` or more
+    /// while ``elsewhere`` activations came from other rooms. *Silent*: a sensor that fired
+    /// on 6 of the 7 days before its last reading, silent since for ``silentAfter`` and
+    /// twice the longest it went without firing in those days, while the rest of the flat
+    /// gave ``active`` activations in the last ``silentAfter``. One that still reads on is
+    /// not silent: a seat pressed for a day is stuck, or the resident there.
     public static func find(in events: [StateEvent], flat: Flat, at now: Date) -> [DeviceFault] {
         let devices = Dictionary(flat.devices.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         let rooms = Dictionary(flat.rooms.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
         func place(_ device: Device) -> String { "\(device.name) (\(rooms[device.room]?.lowercased() ?? "no room"))" }
-        let byDevice = Dictionary(grouping: events, by: \.device)
         let activations = events.filter(\.isOn)
         var faults: [DeviceFault] = []
-        for (id, readings) in byDevice.sorted(by: { $0.key < $1.key }) {
+        for (id, readings) in Dictionary(grouping: events, by: \.device).sorted(by: { $0.key < $1.key }) {
             guard let device = devices[id], let last = readings.last else { continue }
-            // Stuck: reading on since `last`, while the resident was active in other rooms.
-            if last.isOn, device.kind == .motion || device.kind == .occupancy, now.timeIntervalSince(last.time) >= stuckAfter {
-                let others = activations.filter { $0.time > last.time && devices[$0.device].map { $0.room != device.room } ?? false }
-                if others.count >= elsewhere {
+            if last.isOn, device.kind == .motion || device.kind == .occupancy {
+                // On since the first of the readings on at the end (a gateway may repeat them).
+                let since = readings.reversed().prefix(while: \.isOn).last?.time ?? last.time
+                let others = activations.filter { $0.time > since && devices[$0.device].map { $0.room != device.room } ?? false }
+                if now.timeIntervalSince(since) >= stuckAfter, others.count >= elsewhere {
                     faults.append(DeviceFault(
-                        device: id, kind: .stuck, since: last.time,
-                        text: "\(place(device)) has read on since \(InactivityCheck.stamp(last.time, flat)) while the resident was active in other rooms: "
-                            + "it may be stuck, or something is left on it. Its readings are not taken as the resident's."))
+                        device: id, kind: .stuck, since: since,
+                        text: "\(place(device)) has read on since \(InactivityCheck.stamp(since, flat)) while the resident was active in other rooms: "
+                            + "it may be stuck, or something is left on it. It is not taken for the resident being there."))
                 }
+                continue
             }
-            // Silent: none for a day while the rest of the flat was active, though it reports every day.
-            guard let lastOn = readings.last(where: \.isOn), now.timeIntervalSince(lastOn.time) >= silentAfter else { continue }
-            let quietStart = now.addingTimeInterval(-silentAfter)
-            let usual = (1...7).filter { back in
-                let end = quietStart.addingTimeInterval(-Double(back - 1) * 86400), start = end.addingTimeInterval(-86400)
-                return readings.contains { $0.isOn && $0.time >= start && $0.time < end }
+            let fired = readings.filter(\.isOn).map(\.time)
+            let longest = zip(fired, fired.dropFirst()).map { $1.timeIntervalSince($0) }.max() ?? .infinity
+            guard now.timeIntervalSince(last.time) >= max(silentAfter, 2 * longest) else { continue }
+            let usual = (0..<7).filter { back in
+                let end = last.time.addingTimeInterval(-Double(back) * 86400), start = end.addingTimeInterval(-86400)
+                return fired.contains { $0 > start && $0 <= end }
             }.count
-            let flatActive = activations.filter { $0.time >= quietStart && $0.device != id }.count
+            let flatActive = activations.filter { $0.time >= now.addingTimeInterval(-silentAfter) && $0.device != id }.count
             if usual >= usualDays, flatActive >= active {
                 faults.append(DeviceFault(
-                    device: id, kind: .silent, since: lastOn.time,
-                    text: "\(place(device)) has not reported since \(InactivityCheck.stamp(lastOn.time, flat)), though it does every day "
+                    device: id, kind: .silent, since: last.time,
+                    text: "\(place(device)) has not reported since \(InactivityCheck.stamp(last.time, flat)), though it does every day "
                         + "and the rest of the flat was active: check its battery and its link."))
             }
         }

@@ -13,6 +13,10 @@ struct InactivityCheck {
     /// does not raise alarms for old mornings).
     static let windowGrace: TimeInterval = 3600
 
+    /// How much further back than the learned quiet's window the readings are marked
+    /// from (a seat pressed, a leaving the window does not reach; ``ActivityEvent/markingHolds(_:)``).
+    static let leadIn: TimeInterval = 36 * 3600
+
     func breaches(at now: Date, lastActivity: Date) async throws -> [InactivityBreach] {
         var breaches: [InactivityBreach] = []
         let windows = flat.inactivity.windows.map { ($0, $0.interval(onDayOf: now, in: flat.calendar)) }
@@ -29,8 +33,11 @@ struct InactivityCheck {
             }
         }
         if let silence {
-            let recent = ActivityEvent.activations(try await store.activity(flat: flat.id, from: recentStart, to: now.addingTimeInterval(1)), in: flat)
-            if let alarm = silence.alarm(after: recent[...]), alarm.time <= now {
+            // Read from further back, so that a seat pressed or a door opened before the window is known in it.
+            let read = ActivityEvent.activations(
+                try await store.activity(flat: flat.id, from: recentStart.addingTimeInterval(-Self.leadIn), to: now.addingTimeInterval(1)), in: flat)
+            let recent = read[read.partitioningIndex { $0.time >= recentStart }...]
+            if let alarm = silence.alarm(after: recent), alarm.time <= now {
                 let key = "inactivity:learned:\(Int64(alarm.since.timeIntervalSince1970 * 1000))"
                 if !raised.contains(key) { breaches.append(InactivityBreach(key: key, text: alarm.reason)) }
             }

@@ -16,6 +16,9 @@ struct DataSetFormat: ExpressibleByArgument {
 
     static var allValueStrings: [String] { HomeDataSet.Format.allCases.map(\.rawValue) }
 
+    /// `casas` in the help's "default:", not the struct's description.
+    var defaultValueDescription: String { value.rawValue }
+
     static let casas = DataSetFormat(.casas)
 }
 

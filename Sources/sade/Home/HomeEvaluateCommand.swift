@@ -214,9 +214,11 @@ struct RealHomeTable {
         let trial = report.trial
         lines += [
             "",
-            "The learned quiet's trial on the learning days (each judged by what the days before it taught): \(trial.alarms.count) alarm(s) in \(trial.days) day(s), "
-                + "the fixed rule's \(trial.baseline): "
-                + (trial.isPassed ? "passed, so it is used" : "not passed, so the fixed rule holds"),
+            trial.days < LearnedSilence.trialDays
+                ? "The learned quiet's trial on the learning days: too few days to try it on (\(trial.days); it takes \(LearnedSilence.trialDays) after the first "
+                    + "\(LearnedSilence.trialDays)), so the fixed rule holds"
+                : "The learned quiet's trial on the learning days (each judged by what the days before it taught): \(trial.alarms.count) alarm(s) in \(trial.days) day(s), "
+                    + "the fixed rule's \(trial.baseline): " + (trial.isPassed ? "passed, so it is used" : "not passed, so the fixed rule holds"),
         ]
         lines += trial.alarms.map { "  \(Self.time($0.time, flat.calendar))\($0.whileAsleep ? " [asleep]" : $0.whileOut ? " [out]" : "")  \($0.reason)" }
         for row in report.detectors where !row.misses.isEmpty && row.name.hasPrefix("learned") {

@@ -17,22 +17,25 @@ public struct SilenceTrial: Hashable, Sendable {
 }
 
 extension SilenceTrial {
-    /// What the carers are told of it: what the home learned, and whether it uses it.
-    public var summary: String {
+    /// What the carers are told of it: what the home learned, and whether it uses it
+    /// (`wasUsed`: whether it was used until now).
+    public func summary(wasUsed: Bool = false) -> String {
         let count = alarms.count == 1 ? "1 alarm" : "\(alarms.count) alarms"
         if isPassed {
             return "The resident's own quiets are watched from now on: tried on \(days) of their recent days, what the home learned "
                 + "would have raised \(count) (the fixed rule \(baseline))."
         }
         let example = alarms.first.map { ", such as \"\($0.reason)\"" } ?? ""
-        return "What the home learned of the resident's quiets is not used yet: tried on \(days) of their recent days, it would have raised "
-            + "\(count)\(example) (the fixed rule \(baseline)). The flat's own rules hold."
+        return "What the home learned of the resident's quiets is \(wasUsed ? "no longer used" : "not used yet"): tried on \(days) of their recent days, "
+            + "it would have raised \(count)\(example) (the fixed rule \(baseline)). The flat's own rules hold."
     }
 }
 
 extension LearnedSilence {
-    /// The fewest days a learned quiet is tried on before it is used.
-    public static let trialDays = 3
+    /// The fewest days a learned quiet is tried on before it is used: a week (on the
+    /// real homes, 4 days of trial after a week let through a detector that cried wolf
+    /// twice in the next 8 days), so it is used from the resident's third week on.
+    public static let trialDays = 7
 
     /// Tries the learned quiet on the later half of `days` (the resident's history,
     /// oldest first; `events` their activations): each day's quiets — until the next

@@ -38,9 +38,9 @@ public struct LearnedSilence: SilenceDetector {
     public var cap: TimeInterval
     /// Whether quiets began in a room near each quarter of an hour while learning.
     var familiar: [String: [Bool]] = [:]
-    /// The shortest limit of a quiet, by the room it began in (or seat, bed, exit): where
-    /// the tail of all its quiets, at any time of day, says it would be passed less than
-    /// ``budget`` times a day (see ``floor(of:days:)``).
+    /// The shortest limit of a quiet, by the room it began in (or seat, bed, exit) and
+    /// quarter of an hour: where the tail of the quiets there says they would pass it less
+    /// than ``budget`` times a day in all (see ``floor(of:near:days:cap:)``).
     var floors: [String: [TimeInterval]] = [:]
     /// The room with the way out (the hall), where a quiet may be an outing whose door reading was lost.
     var exitRoom: String?
@@ -90,10 +90,11 @@ public struct LearnedSilence: SilenceDetector {
         let isRoom = { (key: String) in key != "exit" && !key.hasPrefix("on ") }
         let bedrooms = Set(events.filter(\.isBedroom).map(\.room))
         let indoors = gaps.filter { isRoom($0.key) && !bedrooms.contains($0.key) }.values.flatMap { $0 }
+        let flatFloors = (0..<96).map { quarter in Self.floor(of: indoors, near: quarter * 15 + 7, days: days, cap: cap) ?? 0 }
         for (key, list) in gaps {
             floors[key] = (0..<96).map { quarter in
-                let own = Self.floor(of: list, near: quarter * 15 + 7, days: days) ?? 0
-                return isRoom(key) ? max(own, Self.floor(of: indoors, near: quarter * 15 + 7, days: days) ?? 0) : own
+                let own = Self.floor(of: list, near: quarter * 15 + 7, days: days, cap: cap) ?? 0
+                return isRoom(key) ? max(own, flatFloors[quarter]) : own
             }
         }
     }
@@ -251,21 +252,30 @@ public struct LearnedSilence: SilenceDetector {
         return nil
     }
 
-    /// How often a day the quiets of one room (or seat, bed) may pass their limit.
+    /// How often a day the quiets of one room (or seat, bed) may pass their floor.
     static let budget = 0.005
 
+    /// ``floor(of:days:budget:)`` of the quiets that began within the widest of ``windows``
+    /// around `minute` (no longer than `cap`: a gap in the recording, a night away with
+    /// the door's reading lost, would stretch the tail for a month). Each quarter hour
+    /// is judged by a floor fitted to the 6 hours around it, so each window's budget is
+    /// its share of the day's: the quiets beginning at any time pass their floors
+    /// ``budget`` times a day in all.
+    static func floor(of quiets: [Quiet], near minute: Int, days: Int, cap: TimeInterval) -> TimeInterval? {
+        let width = windows[windows.count - 1]
+        return floor(
+            of: quiets.filter { abs(circular($0.minute - minute)) <= width }.map { min($0.length, cap) }, days: days,
+            budget: budget * Double(2 * width) / 1440)
+    }
+
     /// The length that quiets like `lengths` (learned over `days` days) pass less than
-    /// ``budget`` times a day, by the exponential tail of those above their 90th
+    /// `budget` times a day, by the exponential tail of those above their 90th
     /// percentile `u` (peaks over a threshold): `u + σ ln(n / (days × budget))`, `σ` their
     /// mean excess, `n` their number. The maximum of a week's quiets is passed about once
     /// in as many quiets as the week held, so about once a week whatever the room; the
     /// tail reaches past it by what the spread of the longest quiets says. With fewer
     /// than 10 quiets, none.
-    static func floor(of quiets: [Quiet], near minute: Int, days: Int) -> TimeInterval? {
-        floor(of: quiets.filter { abs(circular($0.minute - minute)) <= windows[windows.count - 1] }.map(\.length), days: days)
-    }
-
-    static func floor(of lengths: [TimeInterval], days: Int) -> TimeInterval? {
+    static func floor(of lengths: [TimeInterval], days: Int, budget: Double) -> TimeInterval? {
         guard lengths.count >= 10, days > 0 else { return nil }
         let sorted = lengths.sorted()
         let threshold = sorted[Int(Double(sorted.count) * 0.9)]
