@@ -40,8 +40,9 @@ public struct ActivityDay: Hashable, Sendable {
 
     /// The periods out of the flat in `events`: from an exit, through activations too
     /// sparse to be someone at home (a glitch now and then), to the next burst of
-    /// activity or exit; and, before an exit followed by a burst (coming home, its
-    /// leaving lost), back through sparse activations to the last burst. Only periods of
+    /// activity, way out (leaving or coming home) or seat or bed pressed or released; and,
+    /// before an exit followed by a burst (coming home, its leaving lost), back through
+    /// sparse activations to the last of those. Only periods of
     /// at least ``outAfter`` count; the last one lasts until `end` when nobody comes back.
     public static func away(_ events: [ActivityEvent], until end: Date) -> [DateInterval] {
         func isBurst(_ index: Int) -> Bool {  // three activations within five minutes from here
@@ -59,7 +60,9 @@ public struct ActivityDay: Hashable, Sendable {
             } else if isBurst(index + 1) || (index + 1 < events.count && isBurst(index)) {
                 var previous = index - 1
                 while previous >= 0, !events[previous].isWayOut, !isBurst(previous), !isHome(previous) { previous -= 1 }
-                let left = previous >= 0 ? events[min(previous + 2, index)].time : events[index].time
+                // Back to the end of a burst, or to a seat or bed; back to the way out, the leaving was not lost (counted from it above).
+                guard previous < 0 || !events[previous].isWayOut else { continue }
+                let left = previous < 0 ? events[index].time : isBurst(previous) ? events[min(previous + 2, index)].time : events[previous].time
                 if events[index].time.timeIntervalSince(left) >= outAfter { periods.append(DateInterval(start: left, end: events[index].time)) }
             }
         }

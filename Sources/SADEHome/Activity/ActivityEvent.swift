@@ -119,18 +119,21 @@ extension ActivityEvent {
 
     /// `events` (oldest first) with ``holding`` set from the readings before each: a seat
     /// or bed pressed is held until it is released, or until something is done in another
-    /// room, or ``elsewhere`` activations came from other rooms (the resident is elsewhere:
-    /// the mat stuck, or a bag left on the seat). A motion or two elsewhere does not end
-    /// it: a sensor's glitch would end a night's sleep.
+    /// room, or ``elsewhere`` motions came from other rooms within ``elsewhereWithin`` (the
+    /// resident is elsewhere: the mat stuck, or a bag left on the seat). A stray motion or
+    /// two elsewhere does not end it (a sensor's glitch would end a night's sleep), and
+    /// activity in the held room starts the count again.
     ///
     /// A seat or bed reported pressed while it is (or released while it is not) is no new
     /// press or release: a gateway re-sending its state is not the resident getting up.
-    /// And the way out opened again after a quiet since it was last opened is the resident
-    /// coming home (``isArrival``), not leaving: the quiet after it is one indoors.
+    /// And the way out opened again more than ``outing`` after it was last opened, with
+    /// fewer than three activations in between (a hall's motion as the resident went, a
+    /// glitch), is the resident coming home (``isArrival``), not leaving: the quiet after
+    /// it is one indoors.
     public static func markingHolds(_ events: [ActivityEvent]) -> [ActivityEvent] {
-        var held: (sensor: String, room: String, elsewhere: Int)?
+        var held: (sensor: String, room: String, elsewhere: [Date])?
         var pressed: [String: Bool] = [:]
-        var previous: ActivityEvent?
+        var left: (time: Date, since: Int)?  // the last leaving, and how many activations came after it
         return events.compactMap { event in
             var event = event
             switch event.signal {
@@ -140,19 +143,29 @@ extension ActivityEvent {
                 pressed[event.sensor] = isPressed
             case .motion, .action: break
             }
-            defer { previous = event }
-            if event.isExit, let previous, previous.isExit, event.time.timeIntervalSince(previous.time) > Self.outing {
-                event.isExit = false
-                event.isArrival = true
+            if event.isExit {
+                if let leaving = left, leaving.since < 3, event.time.timeIntervalSince(leaving.time) > Self.outing {
+                    event.isExit = false
+                    event.isArrival = true
+                    left = nil
+                } else {
+                    left = (event.time, 0)
+                }
+            } else {
+                left?.since += 1
             }
             switch event.signal {
-            case .press: held = (event.sensor, event.room, 0)
+            case .press: held = (event.sensor, event.room, [])
             case .release: if held?.sensor == event.sensor { held = nil }
             case .action: if let current = held, current.room != event.room { held = nil }
             case .motion:
-                if let current = held, current.room != event.room {
-                    held?.elsewhere += 1
-                    if current.elsewhere + 1 >= Self.elsewhere { held = nil }
+                if let current = held {
+                    if current.room == event.room {
+                        held?.elsewhere = []
+                    } else {
+                        let recent = current.elsewhere.filter { event.time.timeIntervalSince($0) <= Self.elsewhereWithin } + [event.time]
+                        held = recent.count >= Self.elsewhere ? nil : (current.sensor, current.room, recent)
+                    }
                 }
             }
             event.holding = held?.sensor
@@ -160,8 +173,12 @@ extension ActivityEvent {
         }
     }
 
-    /// How many activations in other rooms end a seat's or bed's hold (see ``markingHolds(_:)``).
+    /// How many motions in other rooms, within ``elsewhereWithin``, end a seat's or bed's
+    /// hold (see ``markingHolds(_:)``); and how many activations in other rooms make a
+    /// mat read on for an hour stuck (``DeviceFaults``).
     public static let elsewhere = 3
+    /// See ``elsewhere``.
+    public static let elsewhereWithin: TimeInterval = 10 * 60
 }
 
 extension ActivityEvent {

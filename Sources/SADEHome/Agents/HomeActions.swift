@@ -98,7 +98,9 @@ struct WatchTheClock: Action {
             let events = try await watch.alarms.store.activity(flat: flat.id, from: since, to: now.addingTimeInterval(1))
             // A fault told once is not told again, confirmed or expired: the store remembers every message.
             let told = Set(try await watch.alarms.store.messages(flat: flat.id, states: nil, from: since, to: nil).map(\.key))
-            let faults = DeviceFaults.find(in: events, flat: flat, at: now).filter { !told.contains($0.key) }
+            let faults = DeviceFaults.find(in: events, flat: flat, at: now).filter { fault in
+                !told.contains(fault.key) && !(fault.isOngoing && told.contains { $0.hasPrefix(fault.keyPrefix) })
+            }
             if !faults.isEmpty { await context.setBelief(.deviceFaults, to: (await context.belief(.deviceFaults) ?? []) + faults) }
         }
         let lastActivity = await context.belief(.lastActivity) ?? now
@@ -116,7 +118,9 @@ extension WatchTheClock {
     /// Tells the carers the verdict of the learned quiet's trial if it is not the one the
     /// store says they were told last (so a restart, or another node, does not tell it again).
     func tell(_ trial: SilenceTrial, flat: Flat, at now: Date) async throws {
-        let told = try await watch.alarms.store.messages(flat: flat.id, states: nil, from: nil, to: nil).first { $0.key.hasPrefix(Self.trialKey) }
+        // The verdicts of the last learning window's time (one older is told again, once).
+        let recent = now.addingTimeInterval(-Double(ActivityProfile.learningDays + 7) * 86400)
+        let told = try await watch.alarms.store.messages(flat: flat.id, states: nil, from: recent, to: nil).first { $0.key.hasPrefix(Self.trialKey) }
         let wasUsed = told.map { $0.key.hasPrefix(Self.trialKey + "used:") }
         guard wasUsed != trial.isPassed else { return }
         try await watch.alarms.raise(

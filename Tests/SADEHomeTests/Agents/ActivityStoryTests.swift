@@ -1,5 +1,6 @@
 import Foundation
 import SADECore
+import SADENotification
 @testable import SADEHome
 import SADETestTiming
 import Testing
@@ -51,5 +52,28 @@ struct ActivityStoryTests {
             })
         #expect(review.severity == .warning && review.title == "An unusual day")
         #expect(review.text.hasPrefix("2026-03-02: no activity"), "\(review.text)")
+    }
+
+    @Test("the trial's verdict is told to the carers when it changes, as the store has it: not again after a restart, and a step back is \"no longer used\"")
+    func verdicts() async throws {
+        let home = try await HomeFixture()
+        defer { Task { await home.stop() } }
+        let watch = FlatWatch(
+            flat: home.flat.id, alarms: home.service.alarms, clock: OutboxClock(clock: home.platform.clock, origin: HomeFixture.epoch),
+            profile: ActivityProfile(store: home.store))
+        let action = WatchTheClock(watch: watch, interval: .seconds(60))
+        let passed = SilenceTrial(alarms: [], days: 7, baseline: 0)
+        let alarm = SilenceAlarm(time: HomeFixture.at(3600), since: HomeFixture.at(0), reason: "No activity since 00:00 in the kitchen")
+        let failed = SilenceTrial(alarms: [alarm], days: 7, baseline: 0)
+        func told() async throws -> [String] {
+            try await home.store.messages(flat: home.flat.id, states: nil, from: nil, to: nil).filter { $0.key.hasPrefix(WatchTheClock.trialKey) }.map(\.text)
+        }
+        try await action.tell(passed, flat: home.flat, at: HomeFixture.at(60))
+        try await action.tell(passed, flat: home.flat, at: HomeFixture.at(86400 + 60))  // the next night, or after a restart: the same verdict
+        #expect(try await told().count == 1)
+        try await action.tell(failed, flat: home.flat, at: HomeFixture.at(2 * 86400 + 60))
+        let texts = try await told()
+        #expect(texts.count == 2 && texts.first?.hasPrefix("What the home learned of the resident's quiets is no longer used: tried on 7") == true, "\(texts)")
+        #expect(texts.first?.contains("such as \"No activity since 00:00 in the kitchen\"") == true)
     }
 }

@@ -44,8 +44,8 @@ struct DeviceFaultTests {
             events += [Self.reading(bedroom, 1, at: Double(index) * day + 7 * 3600), Self.reading(bedroom, 0, at: Double(index) * day + 7 * 3600 + 30)]
             if index == 0 || index == 3 { events.append(Self.reading(window, 1, at: Double(index) * day + 9 * 3600)) }
         }
-        let minutes: [Double] = (0..<47).map { (index: Int) -> Double in 6 * 1440 + 8 * 60 + Double(index) * 60 }
-        events += Self.kitchen(home, at: minutes)  // then two days of the kitchen only, every hour
+        let minutes: [Double] = (0..<72).map { (index: Int) -> Double in 6 * 1440 + 8 * 60 + Double(index) * 60 }
+        events += Self.kitchen(home, at: minutes)  // then three days of the kitchen only, every hour
         events.sort { $0.time < $1.time }
         let now = HomeFixture.at(8 * day + 7 * 3600 + 600)
         let faults = DeviceFaults.find(in: events, flat: home.flat, at: now)
@@ -53,6 +53,10 @@ struct DeviceFaultTests {
                 "a day and ten minutes: a daily sensor may just be late (it must be twice its longest gap)")
         #expect(faults.map(\.device) == [bedroom.id] && faults.first?.kind == .silent, "\(faults)")
         #expect(faults.first?.text.contains("has not reported since 2026-03-08 07:00") == true, "\(faults)")
+        var skipped = events.filter { $0.device != bedroom.id || $0.time < HomeFixture.at(2 * day) || $0.time >= HomeFixture.at(3 * day) }
+        skipped.sort { $0.time < $1.time }
+        #expect(DeviceFaults.find(in: skipped, flat: home.flat, at: HomeFixture.at(9 * day + 7 * 3600 + 600)).map(\.device) == [bedroom.id],
+                "a daily sensor that once skipped a day is silent after three days, not never")
         let quietFlat = events.filter { $0.device != home.device("kitchen_motion").id }
         #expect(DeviceFaults.find(in: quietFlat, flat: home.flat, at: now).isEmpty, "a flat without activity is the resident's quiet, not a sensor's")
     }

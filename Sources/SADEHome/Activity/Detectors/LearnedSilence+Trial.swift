@@ -25,6 +25,10 @@ extension SilenceTrial {
             return "The resident's own quiets are watched from now on: tried on \(days) of their recent days, what the home learned "
                 + "would have raised \(count) (the fixed rule \(baseline))."
         }
+        if days < LearnedSilence.trialDays {
+            return "What the home learned of the resident's quiets is not used yet: it is first tried on a week of their days after the first "
+                + "week (\(days) so far). The flat's own rules hold."
+        }
         let example = alarms.first.map { ", such as \"\($0.reason)\"" } ?? ""
         return "What the home learned of the resident's quiets is \(wasUsed ? "no longer used" : "not used yet"): tried on \(days) of their recent days, "
             + "it would have raised \(count)\(example) (the fixed rule \(baseline)). The flat's own rules hold."

@@ -256,15 +256,15 @@ public struct LearnedSilence: SilenceDetector {
     static let budget = 0.005
 
     /// ``floor(of:days:budget:)`` of the quiets that began within the widest of ``windows``
-    /// around `minute` (no longer than `cap`: a gap in the recording, a night away with
-    /// the door's reading lost, would stretch the tail for a month). Each quarter hour
+    /// around `minute`, but for those of `cap` or longer (a gap in the recording, a night
+    /// away with the door's reading lost: they would stretch the tail for a month). Each quarter hour
     /// is judged by a floor fitted to the 6 hours around it, so each window's budget is
     /// its share of the day's: the quiets beginning at any time pass their floors
     /// ``budget`` times a day in all.
     static func floor(of quiets: [Quiet], near minute: Int, days: Int, cap: TimeInterval) -> TimeInterval? {
         let width = windows[windows.count - 1]
         return floor(
-            of: quiets.filter { abs(circular($0.minute - minute)) <= width }.map { min($0.length, cap) }, days: days,
+            of: quiets.filter { abs(circular($0.minute - minute)) <= width && $0.length < cap }.map(\.length), days: days,
             budget: budget * Double(2 * width) / 1440)
     }
 
