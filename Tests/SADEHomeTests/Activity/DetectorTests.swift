@@ -1,4 +1,5 @@
 import Foundation
+import SADECore
 @testable import SADEHome
 import SADETestTiming
 import Testing
@@ -52,6 +53,21 @@ struct DetectorTests {
         #expect(copied.count == 7)
         #expect(copied.allSatisfy { routine.judge($0).isNormal })
         #expect(copied.map { thesis.judge($0).isNormal } == Self.days[21..<28].map { thesis.judge($0).isNormal })
+    }
+
+    @Test("the floors slid round the day are those worked out quarter by quarter afresh")
+    func slidingFloors() {
+        let silence = LearnedSilence(training: Self.learningEvents, calendar: Self.data.calendar)
+        #expect(silence.floors.count >= 4 && silence.floors.values.allSatisfy { $0.count == 96 })
+        var quiets: [LearnedSilence.Quiet] = []
+        var random = SeededRandom(seed: 7)
+        for _ in 0..<400 {  // spread round the day, across midnight, some past the cap
+            quiets.append(LearnedSilence.Quiet(minute: Int(random.next() % 1440), weekend: false, nextDayWeekend: false, length: random.uniform(60...50_000)))
+        }
+        let slid = LearnedSilence.floors(of: quiets, days: 14, cap: 12 * 3600)
+        let afresh = (0..<96).map { LearnedSilence.floor(of: quiets, near: $0 * 15 + 7, days: 14, cap: 12 * 3600) ?? 0 }
+        #expect(slid == afresh)
+        #expect(slid.contains { $0 > 0 })
     }
 
     @Test("being out: a quiet after the door, glitches and all, is time away; coming home with the leaving lost counts back to the last burst")

@@ -90,12 +90,10 @@ public struct LearnedSilence: SilenceDetector {
         let isRoom = { (key: String) in key != "exit" && !key.hasPrefix("on ") }
         let bedrooms = Set(events.filter(\.isBedroom).map(\.room))
         let indoors = gaps.filter { isRoom($0.key) && !bedrooms.contains($0.key) }.values.flatMap { $0 }
-        let flatFloors = (0..<96).map { quarter in Self.floor(of: indoors, near: quarter * 15 + 7, days: days, cap: cap) ?? 0 }
+        let flatFloors = Self.floors(of: indoors, days: days, cap: cap)
         for (key, list) in gaps {
-            floors[key] = (0..<96).map { quarter in
-                let own = Self.floor(of: list, near: quarter * 15 + 7, days: days, cap: cap) ?? 0
-                return isRoom(key) ? max(own, flatFloors[quarter]) : own
-            }
+            let own = Self.floors(of: list, days: days, cap: cap)
+            floors[key] = isRoom(key) ? zip(own, flatFloors).map { max($0, $1) } : own
         }
     }
 
@@ -268,6 +266,32 @@ public struct LearnedSilence: SilenceDetector {
             budget: budget * Double(2 * width) / 1440)
     }
 
+    /// ``floor(of:near:days:cap:)`` at the middle of each quarter of an hour (0 where
+    /// there is none), worked out in one turn round the day: the window's quiets are kept
+    /// sorted as it slides, so each step adds and takes out only the quiets of 15 minutes
+    /// rather than sorting all of them again (a learning's floors took seconds in a debug
+    /// build, and the trial learns once for every day it tries).
+    static func floors(of quiets: [Quiet], days: Int, cap: TimeInterval) -> [TimeInterval] {
+        let width = windows[windows.count - 1], budget = budget * Double(2 * width) / 1440
+        var byMinute = [[TimeInterval]](repeating: [], count: 1440)
+        for quiet in quiets where quiet.length < cap { byMinute[(quiet.minute % 1440 + 1440) % 1440].append(quiet.length) }
+        var window: [TimeInterval] = []  // sorted: the quiets that began within `width` of the middle of the quarter
+        func minutes(_ range: ClosedRange<Int>) -> [TimeInterval] { range.flatMap { byMinute[($0 % 1440 + 1440) % 1440] } }
+        func insert(_ value: TimeInterval) { window.insert(value, at: window.partitioningIndex { $0 >= value }) }
+        func remove(_ value: TimeInterval) { window.remove(at: window.partitioningIndex { $0 >= value }) }
+        minutes((7 - width)...(7 + width)).forEach(insert)
+        var result: [TimeInterval] = []
+        for quarter in 0..<96 {
+            let middle = quarter * 15 + 7
+            if quarter > 0 {
+                minutes((middle - 15 - width)...(middle - 1 - width)).forEach(remove)
+                minutes((middle - 15 + width + 1)...(middle + width)).forEach(insert)
+            }
+            result.append(floor(ofSorted: window, days: days, budget: budget) ?? 0)
+        }
+        return result
+    }
+
     /// The length that quiets like `lengths` (learned over `days` days) pass less than
     /// `budget` times a day, by the exponential tail of those above their 90th
     /// percentile `u` (peaks over a threshold): `u + σ ln(n / (days × budget))`, `σ` their
@@ -276,8 +300,12 @@ public struct LearnedSilence: SilenceDetector {
     /// tail reaches past it by what the spread of the longest quiets says. With fewer
     /// than 10 quiets, none.
     static func floor(of lengths: [TimeInterval], days: Int, budget: Double) -> TimeInterval? {
-        guard lengths.count >= 10, days > 0 else { return nil }
-        let sorted = lengths.sorted()
+        floor(ofSorted: lengths.sorted(), days: days, budget: budget)
+    }
+
+    /// ``floor(of:days:budget:)`` of lengths already sorted.
+    static func floor(ofSorted sorted: [TimeInterval], days: Int, budget: Double) -> TimeInterval? {
+        guard sorted.count >= 10, days > 0 else { return nil }
         let threshold = sorted[Int(Double(sorted.count) * 0.9)]
         let above = sorted.filter { $0 > threshold }
         guard !above.isEmpty else { return threshold }
