@@ -37,6 +37,31 @@ public struct TestServer: Sendable {
         return TestServer(process: process, port: port, directory: directory)
     }
 
+    /// A Web Push service stand-in (push_service.py) over TLS with `authority`'s
+    /// certificate, holding the keys of `subscribers` browsers (``pushSubscribers()``).
+    public static func pushService(subscribers: Int, authority: TestCertificateAuthority) async throws -> TestServer {
+        let directory = try freshDirectory()
+        let arguments = [
+            directory.path, "--cert", authority.serverCertificate, "--key", authority.serverKey, "--subscribers", "\(subscribers)",
+        ]
+        let (process, port) = try await SadeProcess.pythonServer(script("push_service.py"), arguments, modules: ["http_ece", "py_vapid"])
+        return TestServer(process: process, port: port, directory: directory.appendingPathComponent("received"))
+    }
+
+    /// The push service stand-in's browsers: name, endpoint and keys (base64url).
+    public func pushSubscribers() throws -> [(name: String, endpoint: String, p256dh: String, auth: String)] {
+        let data = try Data(contentsOf: directory.deletingLastPathComponent().appendingPathComponent("subscribers.json"))
+        let list = try JSONSerialization.jsonObject(with: data) as? [[String: String]] ?? []
+        return list.map { ($0["name"] ?? "", $0["endpoint"] ?? "", $0["p256dh"] ?? "", $0["auth"] ?? "") }
+    }
+
+    /// Makes the push service stand-in answer the next pushes to `subscriber` with
+    /// `statuses` (and `Retry-After` where given), in order; 201 after them.
+    public func answerPushes(to subscriber: String, with statuses: [(status: Int, retryAfter: String?)]) throws {
+        let text = statuses.map { "\($0.status)" + ($0.retryAfter.map { " \($0)" } ?? "") + "\n" }.joined()
+        try Data(text.utf8).write(to: directory.deletingLastPathComponent().appendingPathComponent("\(subscriber).status"))
+    }
+
     /// A throw-away certificate for `localhost` made with the `openssl` command.
     public static func selfSignedCertificate(in directory: URL) async throws -> (certificate: String, key: String) {
         let certificate = directory.appendingPathComponent("cert.pem").path, key = directory.appendingPathComponent("key.pem").path

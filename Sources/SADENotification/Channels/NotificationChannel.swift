@@ -23,12 +23,16 @@ public struct ChannelError: Error, Hashable, Sendable, CustomStringConvertible {
     public let reason: String
     /// Whether trying again cannot help (e.g. a mailbox that does not exist).
     public let isPermanent: Bool
+    /// How long the other side asked to be left alone (HTTP `Retry-After`): the outbox
+    /// waits at least this long before the next attempt.
+    public let retryAfter: Duration?
 
     /// Creates an error.
-    public init(channel: String, reason: String, isPermanent: Bool = false) {
+    public init(channel: String, reason: String, isPermanent: Bool = false, retryAfter: Duration? = nil) {
         self.channel = channel
         self.reason = reason
         self.isPermanent = isPermanent
+        self.retryAfter = retryAfter
     }
 
     /// `email: 550 no such user`.

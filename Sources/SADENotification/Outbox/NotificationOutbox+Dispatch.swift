@@ -139,8 +139,9 @@ extension NotificationOutbox {
             key: key, notice: id, at: clock.now, error: failure.map { "\($0)" }, permanent: (failure as? ChannelError)?.isPermanent ?? false)
         let event: OutboxEvent
         do {
+            let asked = (failure as? ChannelError)?.retryAfter?.seconds ?? 0
             event = try await store.recordAttempt(outcome, maxAttempts: configuration.maxAttempts) { [configuration] attempts in
-                outcome.at.addingTimeInterval(configuration.backoff(after: attempts))
+                outcome.at.addingTimeInterval(max(configuration.backoff(after: attempts), asked))
             }
         } catch {
             logger.error("outbox could not record an attempt", metadata: ["id": "\(id)", "error": "\(error)"])

@@ -10,6 +10,8 @@ package protocol OutboxStore: Sendable {
     /// Whether other processes dispatch from the same store: the dispatcher then looks
     /// for work they left (a node died with deliveries claimed) every so often.
     var isShared: Bool { get }
+    /// The push subscriptions kept in the same database.
+    var pushSubscriptions: any PushSubscriptionRecords { get }
 
     /// Stores `notice` with one pending delivery per channel in `channels`; or, without
     /// storing anything, returns the notice already stored under its id or the open

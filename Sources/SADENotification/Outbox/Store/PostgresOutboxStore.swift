@@ -17,6 +17,8 @@ package struct PostgresOutboxStore: OutboxStore {
 
     package var isShared: Bool { true }
 
+    package var pushSubscriptions: any PushSubscriptionRecords { PostgresPushSubscriptions(pool: pool) }
+
     /// The outbox in `pool`'s database; the tables are made on first use by any node.
     package init(_ pool: PostgresPool) async throws {
         self.pool = pool
@@ -75,6 +77,7 @@ package struct PostgresOutboxStore: OutboxStore {
             );
             """),
         .init("v2-delivery-holder", "ALTER TABLE outbox_delivery ADD COLUMN held_by TEXT;"),
+        PostgresPushSubscriptions.migration,
     ]
 
     // MARK: Accepting

@@ -10,6 +10,8 @@ package struct SQLiteOutboxStore: OutboxStore {
 
     package var isShared: Bool { false }
 
+    package var pushSubscriptions: any PushSubscriptionRecords { SQLitePushSubscriptions(writer: writer) }
+
     /// Opens (creating if needed) `<directory>/notifications.sqlite`, or an in-memory
     /// database when `directory` is `nil`.
     package init(directory: String?) throws {
@@ -330,6 +332,7 @@ package struct SQLiteOutboxStore: OutboxStore {
                 table.column("raisedAt", .double).notNull()
             }
         }
+        migrator.registerMigration("v3-push-subscriptions", migrate: SQLitePushSubscriptions.createTable)
         return migrator
     }
 }

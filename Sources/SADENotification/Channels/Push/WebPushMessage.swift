@@ -1,0 +1,89 @@
+import Crypto
+import Foundation
+
+/// What a push carries to the service worker (JSON, encrypted): the lock screen's
+/// text, the notice it stands for and what can be done from the lock screen.
+public struct WebPushMessage: Hashable, Sendable, Codable {
+    /// Something the person can do from the notification.
+    public struct Action: Hashable, Sendable, Codable {
+        /// What it does, e.g. `acknowledge`, `open`, `confirm`, `take`, `decline`.
+        public var action: String
+        /// The button's text.
+        public var title: String
+        /// The one-time token the service worker posts back (`nil` for `open`).
+        public var token: String?
+
+        /// An action.
+        public init(action: String, title: String, token: String? = nil) {
+            self.action = action
+            self.title = title
+            self.token = token
+        }
+    }
+
+    /// The notice.
+    public var notice: UUID
+    /// The title on the lock screen.
+    public var title: String
+    /// The text under it.
+    public var body: String
+    /// `information`, `warning` or `alarm`.
+    public var severity: NotificationSeverity
+    /// The notification's tag: a newer state of the same thing replaces the older one.
+    public var tag: String
+    /// Where the app opens when the notification is tapped.
+    public var url: String
+    /// The buttons.
+    public var actions: [Action]
+    /// When the notice was made.
+    public var createdAt: Date
+
+    /// The message for `notice`, its text cut to fit a push.
+    public init(notice: Notice, url: String = "/", actions: [Action] = []) {
+        self.notice = notice.id
+        title = String(notice.title.prefix(Self.titleLimit))
+        body = notice.body.count > Self.bodyLimit ? notice.body.prefix(Self.bodyLimit - 1) + "…" : notice.body
+        severity = notice.severity
+        tag = Self.topic(of: notice)
+        self.url = url
+        self.actions = actions
+        createdAt = notice.createdAt
+    }
+
+    /// The longest title and text a push carries; lock screens show less.
+    static let titleLimit = 120, bodyLimit = 600
+
+    /// The push's `Topic` (RFC 8030 §5.4: at most 32 characters of base64url): the same
+    /// for every notice about one thing (its deduplication key), so the push service
+    /// keeps only the newest undelivered one and the phone shows only the newest.
+    public static func topic(of notice: Notice) -> String {
+        let key = notice.deduplicationKey ?? notice.id.uuidString
+        return String(Base64URL.encode(SHA256.hash(data: Array(key.utf8))).prefix(32))
+    }
+
+    /// How long the push service keeps the push for a phone that is off (`TTL`, seconds).
+    public static func timeToLive(for severity: NotificationSeverity) -> Int {
+        switch severity {
+        case .alarm: 12 * 3600
+        case .warning: 24 * 3600
+        case .information, .silent: 3 * 24 * 3600
+        }
+    }
+
+    /// How urgently the phone should wake (RFC 8030 §5.3 `Urgency`).
+    public static func urgency(for severity: NotificationSeverity) -> String {
+        switch severity {
+        case .alarm: "high"
+        case .warning: "normal"
+        case .information, .silent: "low"
+        }
+    }
+
+    /// The JSON the service worker reads.
+    public func encoded() -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return Array((try? encoder.encode(self)) ?? Data())
+    }
+}
