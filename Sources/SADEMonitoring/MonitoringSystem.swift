@@ -27,6 +27,8 @@ public final class MonitoringSystem: Sendable {
         public var webhookURL: String?
         /// The webhook's HMAC secret.
         public var webhookSecret: String?
+        /// Web Push to the app users' phones; `nil` pushes nothing.
+        public var push: PushConfiguration?
         /// The platform's clock; a ``ManualClock`` in tests.
         public var clock: any Clock<Duration>
         /// The date at which `clock` reads zero.
@@ -66,7 +68,7 @@ public final class MonitoringSystem: Sendable {
         /// A configuration for `dataDirectory`.
         public init(
             dataDirectory: String?, passwordHasher: PasswordHasher = .standard, smtp: SMTPConfiguration? = nil,
-            webhookURL: String? = nil, webhookSecret: String? = nil, clock: any Clock<Duration> = ContinuousClock(), epoch: Date = Date(),
+            webhookURL: String? = nil, webhookSecret: String? = nil, push: PushConfiguration? = nil, clock: any Clock<Duration> = ContinuousClock(), epoch: Date = Date(),
             platformName: String = "hospital", simulatedMonitorInterval: Duration = .seconds(5),
             homeEventRetention: Duration? = .seconds(365 * 86_400), sampleRetention: Duration? = nil, dataKeys: DataKeyRing? = nil, healthStore: (any HealthStore & ClinicalRegistry)? = nil,
             accountRecords: (any AccountRecords & DeviceTokenRecords)? = nil, postgres: PostgresPool? = nil,
@@ -86,6 +88,7 @@ public final class MonitoringSystem: Sendable {
             self.smtp = smtp
             self.webhookURL = webhookURL
             self.webhookSecret = webhookSecret
+            self.push = push
             self.clock = clock
             self.epoch = epoch
             self.platformName = platformName
@@ -114,6 +117,8 @@ public final class MonitoringSystem: Sendable {
     public let appNotifications: AppNotificationHub
     /// Every notification, durably, until delivered.
     public let outbox: NotificationOutbox
+    /// The Web Push channel, when ``Configuration/push`` is set: its key and subscriptions.
+    public let push: WebPushChannel?
     /// Alerts and their escalation.
     public let alertDesk: AlertDesk
     /// The agents' platform.
@@ -199,13 +204,21 @@ public final class MonitoringSystem: Sendable {
         if let smtp = configuration.smtp { channels.append(EmailChannel(smtp)) }
         if let url = configuration.webhookURL { channels.append(WebhookChannel(url: url, secret: configuration.webhookSecret)) }
         let outboxClock = OutboxClock(clock: platform.clock, origin: configuration.epoch)
+        let outboxStore: any OutboxStore
         do {
             if let postgres = configuration.postgres {
-                outbox = try await NotificationOutbox(postgres: postgres, channels: channels, clock: outboxClock)
+                outboxStore = try await PostgresOutboxStore(postgres)
             } else {
-                outbox = try NotificationOutbox(directory: configuration.dataDirectory, channels: channels, clock: outboxClock)
+                outboxStore = try SQLiteOutboxStore(directory: configuration.dataDirectory)
             }
         } catch { throw MonitoringError(opening: "the notification outbox", error) }
+        push = configuration.push.map { [accounts] push in
+            WebPushChannel(
+                subscriptions: outboxStore.pushSubscriptions, key: push.key, policy: push.policy, trustedCAFile: push.trustedCAFile,
+                decoration: push.decoration, accounts: { recipient in try await accounts.usernames(of: recipient) })
+        }
+        if let push { channels.append(push) }
+        outbox = NotificationOutbox(store: outboxStore, channels: channels, clock: outboxClock)
         alertDesk = AlertDesk(outbox: outbox)
         do {
             if let postgres = configuration.postgres {
@@ -524,6 +537,7 @@ public final class MonitoringSystem: Sendable {
         events.finishAll()
         await platform.shutdown()
         await outbox.stop()
+        await push?.shutdown()
     }
 
     /// Runs `work` and waits for it at most `limit` (on the machine's clock): whether it

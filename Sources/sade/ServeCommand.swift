@@ -55,6 +55,9 @@ struct ServeCommand: AsyncParsableCommand {
     @OptionGroup(title: "E-mail alerts")
     var mail: SMTPOptions
 
+    @OptionGroup(title: "Push notifications (Web Push)")
+    var push: PushOptions
+
     @Option(help: "POST every notification to this URL as a signed webhook.")
     var webhook: String?
 
@@ -149,6 +152,7 @@ struct ServeCommand: AsyncParsableCommand {
         }
         let system = try await openSystem(.init(
             dataDirectory: data, smtp: mail.configuration(), webhookURL: webhook, webhookSecret: webhookSecret,
+            push: try push.configuration(dataDirectory: data),
             homeEventRetention: homeRetentionDays > 0 ? .seconds(homeRetentionDays * 86_400) : nil,
             sampleRetention: retainDays > 0 ? .seconds(retainDays * 86_400) : nil, dataKeys: dataKeys, healthStore: shared?.health,
             postgres: shared?.pool, nodeName: node ?? MonitoringSystem.defaultNodeName, evaluationLease: .seconds(evaluationLease)))

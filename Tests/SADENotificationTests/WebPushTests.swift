@@ -73,6 +73,26 @@ struct WebPushTests {
         #expect(throws: WebPushError.self) { try VAPIDKey.create(at: directory.appendingPathComponent(VAPIDKey.fileName).path, contact: "x") }
     }
 
+    @Test("subscriptions are kept per account; the same endpoint again is one subscription", arguments: OutboxBackend.allCases)
+    func subscriptionRecords(_ backend: OutboxBackend) async throws {
+        let records = try await backend.pushSubscriptions()
+        let keys = try WebPushSubscription.Keys(p256dh: Example.receiverPublic, auth: Example.auth)
+        let start = Date(timeIntervalSince1970: 1_800_000_000)
+        try await records.save(.init(account: "nurse1", endpoint: "https://push.example/a", keys: keys, device: "phone", createdAt: start))
+        try await records.save(.init(account: "nurse1", endpoint: "https://push.example/b", keys: keys, device: "tablet", createdAt: start + 60))
+        try await records.save(.init(account: "nurse2", endpoint: "https://push.example/c", keys: keys, device: "phone", createdAt: start + 120))
+        #expect(try await records.subscriptions(of: "nurse1").map(\.device) == ["phone", "tablet"])
+        #expect(try await records.subscriptions(of: "nurse1").first == .init(
+            account: "nurse1", endpoint: "https://push.example/a", keys: keys, device: "phone", createdAt: start))
+        // The tablet's browser is logged in as nurse2 now: its subscription moves.
+        try await records.save(.init(account: "nurse2", endpoint: "https://push.example/b", keys: keys, device: "ward tablet", createdAt: start + 180))
+        #expect(try await records.subscriptions(of: "nurse1").map(\.endpoint) == ["https://push.example/a"])
+        #expect(try await records.subscriptions(of: "nurse2").map(\.device) == ["phone", "ward tablet"])
+        #expect(try await records.remove(id: WebPushSubscription.id(of: "https://push.example/a")))
+        #expect(try await !records.remove(id: WebPushSubscription.id(of: "https://push.example/a")))
+        #expect(try await records.subscriptions(of: "nurse1").isEmpty)
+    }
+
     @Test("Retry-After is read as seconds or as an HTTP date")
     func retryAfter() {
         #expect(WebPushChannel.retryAfter("7") == .seconds(7))

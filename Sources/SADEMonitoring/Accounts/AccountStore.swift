@@ -102,6 +102,17 @@ public struct AccountStore: Sendable {
         try await records.accounts(role: role)
     }
 
+    /// The usernames of the accounts a notice's user recipient stands for: the account
+    /// with that username, and the health-care workers' accounts with that staff id.
+    public func usernames(of recipient: String) async throws(MonitoringError) -> [String] {
+        var usernames: [String] = []
+        if let account = try await account(username: recipient) { usernames.append(account.username) }
+        for account in try await accounts() where account.staffID == recipient && account.username != recipient {
+            usernames.append(account.username)
+        }
+        return usernames
+    }
+
     /// How many accounts there are.
     public func count() async throws(MonitoringError) -> Int {
         try await records.accountCount()

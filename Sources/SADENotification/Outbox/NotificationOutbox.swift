@@ -110,6 +110,9 @@ public actor NotificationOutbox {
         metrics = MetricsSystem.factory
     }
 
+    /// The push subscriptions, kept in the outbox's database.
+    public nonisolated var pushSubscriptions: any PushSubscriptionRecords { store.pushSubscriptions }
+
     // MARK: Accepting
 
     /// Stores the notification with one pending delivery per channel that accepts it,

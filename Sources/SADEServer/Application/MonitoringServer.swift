@@ -99,6 +99,7 @@ public struct MonitoringServer: Sendable {
         addAuditRoutes(to: api)
         addPrivacyRoutes(to: api)
         addAgentRoutes(to: api)
+        addPushRoutes(to: api)
         return router
     }
 

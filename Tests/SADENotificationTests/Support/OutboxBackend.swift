@@ -35,6 +35,16 @@ enum OutboxBackend: String, CaseIterable, CustomTestStringConvertible {
         }
     }
 
+    /// The push subscriptions of a new outbox store.
+    func pushSubscriptions() async throws -> any PushSubscriptionRecords {
+        switch self {
+        case .sqlite: return try SQLiteOutboxStore(directory: try await place()).pushSubscriptions
+        case .postgres:
+            let pool = try await PostgresPool.connect(PostgresLocation(url: try await place()), maximumConnections: 2, timeout: .seconds(30))
+            return try await PostgresOutboxStore(pool).pushSubscriptions
+        }
+    }
+
     /// Timers an idle dispatcher keeps on the clock: a shared store's look for work other
     /// nodes left.
     var idleSleepers: Int {

@@ -3,6 +3,7 @@ import HTTPTypes
 import SADEHealth
 import SADEHome
 import SADEMonitoring
+import SADENotification
 import SADETestTiming
 import Testing
 @testable import SADEServer
@@ -120,6 +121,11 @@ struct AccessMatrixTests {
         "GET /api/v1/platforms/{platform}/agents/{agent}/events": .init(401, 403, 403, 403,  403,  nil),
         "GET /api/v1/platforms/{platform}/messages":           .init(401,  403,  403,  403,  403,  nil),
         "POST /api/v1/platforms/{platform}/messages":          .init(401,  403,  403,  403,  403,  200),
+        "GET /api/v1/push/key":                                .init(200,  200,  200,  200,  200,  200),
+        "POST /api/v1/push/subscriptions":                     .init(401,  201,  403,  201,  201,  201),
+        "GET /api/v1/push/subscriptions":                      .init(401,  200,  403,  200,  200,  200),
+        // nurse2's phone: its owner's, or an admin's (a lost phone), to remove.
+        "DELETE /api/v1/push/subscriptions/{id}":              .init(401,  403,  403,  403,  403,  204),
     ]
 
     /// The query of an operation's request.
@@ -165,8 +171,12 @@ struct AccessMatrixTests {
         "POST /Api/DataItem": #"{"heartBpm": "81", "temperature": "36.80", "device": "ESP32"}"#,
         "POST /Api/Project": #"{"name": "Study", "description": "A study"}"#,
         "PUT /Api/Project/assign": #"{"username": "ana", "projectId": {project}}"#,
+        "POST /api/v1/push/subscriptions": #"{"endpoint": "https://93.184.216.34/push/{role}", "keys": {"p256dh": "\#(pushKey)", "auth": "BTBZMqHH6r4Tts7J_aSIgg"}, "device": "phone"}"#,
         "POST /api/v1/platforms/{platform}/messages": #"{"receiver": "AlertAgent", "performative": "query-ref", "content": "(mind)", "timeout": 0.1}"#,
     ]
+
+    /// A subscriber's public key (RFC 8291's example).
+    static let pushKey = "BCVxsr7N_eNgVRqvHtD0zTZsEc6-VV-JvLexhqUzORcxaOzi6-AYWXvTBHm4bjyPjs7Vd8pZGH6SRpkNtoIAiw4"
 
     /// Roles whose right depends on what the body names, so that a malformed body is
     /// rightly a 400 before their 403: a worker may import observations of their own sectors.
@@ -302,6 +312,11 @@ struct AccessFixture {
         try await IssueTrackRoutesTests.company(harness, admin: ward.admin)
         let issue = try await IssueTrackRoutesTests.register(harness, token: ward.admin)
 
+        let phone = try WebPushSubscription(
+            account: "nurse2", endpoint: "https://93.184.216.34/push/nurse2", keys: .init(p256dh: AccessMatrixTests.pushKey, auth: "BTBZMqHH6r4Tts7J_aSIgg"),
+            device: "phone", createdAt: now)
+        try await #require(system.push).subscriptions.save(phone)
+
         let patient = try #require(try await system.health.patient("patient-02"))
         let samples: [HealthSample] = [.quantity(.heartRate, 72, patient: patient.id, at: now.addingTimeInterval(-60))]
         let fhir = String(decoding: try FHIRExporter().json(patient: patient, samples: samples, prettyPrinted: false), as: UTF8.self)
@@ -310,6 +325,7 @@ struct AccessFixture {
             "/api/v1/sectors/": "icu", "/api/v1/staff/": "nurse2", "/api/v1/homes/": "\(flatID)", "/api/v1/issues/": "\(issue)",
             "/api/v1/company/employees/": "robert", "/Api/DataItem/": "\(item)", "/Api/DataItem/getProjectDataWithUser/": "\(item)",
             "/Api/DataItem/getProjectData/": "\(project)", "/Api/Project/": "\(project)", "/Api/User/changeProject/": "\(project)",
+            "/api/v1/push/subscriptions/": phone.id,
         ]
         return AccessFixture(
             ward: ward, now: now, ids: ids, tokenID: tokenID, message: message, homeDevice: homeDevice, project: project, fhir: fhir)

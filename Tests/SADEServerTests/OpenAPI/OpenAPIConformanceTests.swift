@@ -23,6 +23,7 @@ struct OpenAPIConformanceTests {
             try await Self.homes(&log, ward: ward)
             try await Self.privacy(&log, ward: ward)
             try await Self.agents(&log, ward: ward)
+            try await Self.push(&log, ward: ward)
             let document = try await harness.request(.get, "/openapi.json").body
             let run = try await OpenAPIChecks.python(
                 ["-c", OpenAPIChecks.conformanceScript, "$openapi.json", "$answers.json"],

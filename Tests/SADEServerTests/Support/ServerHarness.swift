@@ -38,6 +38,7 @@ struct ServerHarness: Sendable {
         configure: (inout ServerConfiguration) -> Void = { _ in }, issueTrack: Bool = true,
         issueTrackMail: [any NotificationChannel] = [], healthStore: (any HealthStore & ClinicalRegistry)? = nil,
         accountRecords: (any AccountRecords & DeviceTokenRecords)? = nil, postgres: PostgresPool? = nil,
+        push: PushConfiguration? = PushConfiguration(key: VAPIDKey(contact: "mailto:ops@hospital.test")),
         _ body: @Sendable (ServerHarness) async throws -> Void
     ) async throws {
         var configuration = ServerConfiguration(port: 0, tokenSecret: "test-secret-test-secret-test-secret")
@@ -45,18 +46,18 @@ struct ServerHarness: Sendable {
         try await withMetricsFactory(ServerMetrics.factory(PrometheusCollectorRegistry())) { [configuration] in
             try await runMeasured(
                 configuration: configuration, issueTrack: issueTrack, issueTrackMail: issueTrackMail, healthStore: healthStore,
-                accountRecords: accountRecords, postgres: postgres, body)
+                accountRecords: accountRecords, postgres: postgres, push: push, body)
         }
     }
 
     private static func runMeasured(
         configuration: ServerConfiguration, issueTrack: Bool, issueTrackMail: [any NotificationChannel],
         healthStore: (any HealthStore & ClinicalRegistry)?, accountRecords: (any AccountRecords & DeviceTokenRecords)?, postgres: PostgresPool?,
-        _ body: @Sendable (ServerHarness) async throws -> Void
+        push: PushConfiguration?, _ body: @Sendable (ServerHarness) async throws -> Void
     ) async throws {
         let clock = ManualClock()
         let system = try await MonitoringSystem(
-            configuration: .init(dataDirectory: nil, passwordHasher: .fastForTests, clock: clock, epoch: epoch, healthStore: healthStore,
+            configuration: .init(dataDirectory: nil, passwordHasher: .fastForTests, push: push, clock: clock, epoch: epoch, healthStore: healthStore,
                 accountRecords: accountRecords, postgres: postgres))
         try await system.accounts.create(UserAccount(username: "admin", name: "Ada Admin", role: .admin), password: password)
         var office: IssueTrackOffice?

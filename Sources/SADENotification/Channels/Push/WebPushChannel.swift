@@ -27,6 +27,7 @@ public struct WebPushChannel: NotificationChannel {
     /// Which endpoints may be pushed to.
     public let policy: EndpointPolicy
     private let decoration: Decoration
+    private let accounts: @Sendable (String) async throws -> [String]
     private let client: HTTPClient
     private let timeout: Duration
     private let progress = PushProgress()
@@ -37,11 +38,14 @@ public struct WebPushChannel: NotificationChannel {
     /// - Parameters:
     ///   - trustedCAFile: a PEM file of certificate authorities trusted besides the
     ///     system's (a private push service; the tests').
+    ///   - accounts: the accounts (whose subscriptions are kept) a notice's user
+    ///     recipient stands for; the recipient's own by default.
     public init(
         subscriptions: any PushSubscriptionRecords, key: VAPIDKey, policy: EndpointPolicy = EndpointPolicy(), trustedCAFile: String? = nil,
         timeout: Duration = .seconds(10), logger: Logger = Logger(label: "sade.push"),
-        decoration: @escaping Decoration = { _, _ in ("/", []) }
+        decoration: @escaping Decoration = { _, _ in ("/", []) }, accounts: @escaping @Sendable (String) async throws -> [String] = { [$0] }
     ) {
+        self.accounts = accounts
         self.subscriptions = subscriptions
         self.key = key
         self.policy = policy
@@ -64,7 +68,12 @@ public struct WebPushChannel: NotificationChannel {
     public func deliver(_ notification: Notice) async throws {
         var targets: [WebPushSubscription] = []
         do {
-            for user in notification.users { targets += try await subscriptions.subscriptions(of: user) }
+            var seen: Set<String> = []
+            for user in notification.users {
+                for account in try await accounts(user) where seen.insert(account).inserted {
+                    targets += try await subscriptions.subscriptions(of: account)
+                }
+            }
         } catch {
             throw ChannelError(channel: name, reason: "the push subscriptions could not be read: \(error)")
         }

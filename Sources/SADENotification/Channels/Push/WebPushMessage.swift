@@ -38,16 +38,30 @@ public struct WebPushMessage: Hashable, Sendable, Codable {
     /// When the notice was made.
     public var createdAt: Date
 
-    /// The message for `notice`, its text cut to fit a push.
+    /// The message for `notice`, its text cut to fit a push. What the notice is about
+    /// (its ``Notice/subject``, e.g. a patient's id) is left out of the text: a lock
+    /// screen is seen by anyone near the phone, and the place (ward and bed, flat) says
+    /// enough to act.
     public init(notice: Notice, url: String = "/", actions: [Action] = []) {
         self.notice = notice.id
-        title = String(notice.title.prefix(Self.titleLimit))
-        body = notice.body.count > Self.bodyLimit ? notice.body.prefix(Self.bodyLimit - 1) + "…" : notice.body
+        let title = Self.withoutSubject(notice.title, notice.subject)
+        let body = Self.withoutSubject(notice.body, notice.subject)
+        self.title = String(title.prefix(Self.titleLimit))
+        self.body = body.count > Self.bodyLimit ? body.prefix(Self.bodyLimit - 1) + "…" : body
         severity = notice.severity
         tag = Self.topic(of: notice)
         self.url = url
         self.actions = actions
         createdAt = notice.createdAt
+    }
+
+    /// `text` without `subject`, and without the separators left dangling where it stood.
+    static func withoutSubject(_ text: String, _ subject: String?) -> String {
+        guard let subject, !subject.isEmpty, text.contains(subject) else { return text }
+        let lines = text.components(separatedBy: "\n").map { line in
+            line.replacingOccurrences(of: subject, with: "").trimmingCharacters(in: CharacterSet(charactersIn: " :,—-"))
+        }
+        return lines.joined(separator: "\n")
     }
 
     /// The longest title and text a push carries; lock screens show less.

@@ -28,12 +28,19 @@ package struct PostgresPushSubscriptions: PushSubscriptionRecords {
             SELECT account, endpoint, p256dh, auth, device, created_at FROM push_subscription WHERE account = \(account)
             ORDER BY created_at, id
             """
-        ).map { row in
-            let (account, endpoint, p256dh, auth, device, createdAt) = try row.decode((String, String, String, String, String, Double).self)
-            return WebPushSubscription(
-                account: account, endpoint: endpoint, keys: try WebPushSubscription.Keys(p256dh: p256dh, auth: auth), device: device,
-                createdAt: Date(timeIntervalSince1970: createdAt))
-        }
+        ).map(Self.subscription)
+    }
+
+    package func subscription(id: String) async throws -> WebPushSubscription? {
+        try await pool.query("SELECT account, endpoint, p256dh, auth, device, created_at FROM push_subscription WHERE id = \(id)")
+            .first.map(Self.subscription)
+    }
+
+    private static func subscription(_ row: PostgresRow) throws -> WebPushSubscription {
+        let (account, endpoint, p256dh, auth, device, createdAt) = try row.decode((String, String, String, String, String, Double).self)
+        return WebPushSubscription(
+            account: account, endpoint: endpoint, keys: try WebPushSubscription.Keys(p256dh: p256dh, auth: auth), device: device,
+            createdAt: Date(timeIntervalSince1970: createdAt))
     }
 
     @discardableResult

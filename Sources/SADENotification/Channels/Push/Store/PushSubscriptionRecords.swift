@@ -6,6 +6,8 @@ public protocol PushSubscriptionRecords: Sendable {
     func save(_ subscription: WebPushSubscription) async throws
     /// The subscriptions of `account`, oldest first.
     func subscriptions(of account: String) async throws -> [WebPushSubscription]
+    /// The subscription with `id`, if there is one.
+    func subscription(id: String) async throws -> WebPushSubscription?
     /// Removes the subscription with `id`; returns whether there was one.
     @discardableResult
     func remove(id: String) async throws -> Bool

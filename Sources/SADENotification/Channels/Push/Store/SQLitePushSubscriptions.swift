@@ -27,15 +27,20 @@ package struct SQLitePushSubscriptions: PushSubscriptionRecords {
 
     package func subscriptions(of account: String) async throws -> [WebPushSubscription] {
         try await writer.read { db in
-            try Row.fetchAll(
-                db, sql: "SELECT account, endpoint, p256dh, auth, device, createdAt FROM pushSubscription WHERE account = ? ORDER BY createdAt, id",
-                arguments: [account]
-            ).map { row in
-                WebPushSubscription(
-                    account: row["account"], endpoint: row["endpoint"], keys: try WebPushSubscription.Keys(p256dh: row["p256dh"], auth: row["auth"]),
-                    device: row["device"], createdAt: Date(timeIntervalSince1970: row["createdAt"]))
-            }
+            try Row.fetchAll(db, sql: Self.select + " WHERE account = ? ORDER BY createdAt, id", arguments: [account]).map(Self.subscription)
         }
+    }
+
+    package func subscription(id: String) async throws -> WebPushSubscription? {
+        try await writer.read { db in try Row.fetchOne(db, sql: Self.select + " WHERE id = ?", arguments: [id]).map(Self.subscription) }
+    }
+
+    private static let select = "SELECT account, endpoint, p256dh, auth, device, createdAt FROM pushSubscription"
+
+    private static func subscription(_ row: Row) throws -> WebPushSubscription {
+        WebPushSubscription(
+            account: row["account"], endpoint: row["endpoint"], keys: try WebPushSubscription.Keys(p256dh: row["p256dh"], auth: row["auth"]),
+            device: row["device"], createdAt: Date(timeIntervalSince1970: row["createdAt"]))
     }
 
     @discardableResult

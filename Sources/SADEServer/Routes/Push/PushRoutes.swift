@@ -1,0 +1,99 @@
+import Foundation
+import Hummingbird
+import SADEMonitoring
+import SADENotification
+
+/// A subscription as a browser's `PushSubscription.toJSON()` gives it, with the
+/// device's name.
+struct PushSubscriptionInput: Decodable {
+    struct Keys: Decodable {
+        let p256dh: String
+        let auth: String
+    }
+
+    let endpoint: String
+    let keys: Keys
+    let device: String?
+}
+
+/// A subscription as the API lists it: never with its keys.
+struct PushSubscriptionView: ResponseEncodable {
+    let id: String
+    let device: String
+    let endpoint: String
+    let createdAt: Date
+
+    init(_ subscription: WebPushSubscription) {
+        id = subscription.id
+        device = subscription.device
+        endpoint = subscription.endpoint
+        createdAt = subscription.createdAt
+    }
+}
+
+/// The server's VAPID public key, for `pushManager.subscribe({applicationServerKey})`.
+struct PushKeyView: ResponseEncodable {
+    let publicKey: String
+}
+
+extension MonitoringServer {
+    /// Web Push: `GET /push/key` (the key browsers subscribe with; no login needed),
+    /// `POST /push/subscriptions` (the caller's browser; the same endpoint again replaces
+    /// it), `GET /push/subscriptions` (the caller's) and `DELETE /push/subscriptions/{id}`
+    /// (the caller's own; an admin's any, e.g. of a lost phone).
+    func addPushRoutes(to api: RouterGroup<MonitoringRequestContext>) {
+        api.get("push/key") { _, _ in
+            PushKeyView(publicKey: try pushChannel().key.publicKey)
+        }
+
+        api.post("push/subscriptions") { request, context in
+            let caller = try context.requireCaller()
+            guard caller.role != .device else { throw APIError.forbidden("a device gets no notifications") }
+            let channel = try pushChannel()
+            let input = try context.requestDecoder.decode(
+                PushSubscriptionInput.self, from: try await AdminInput.bodyData(of: request, context: context))
+            let device = (input.device ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+            guard device.count <= 100 else { throw APIError.invalid("device: at most 100 characters", code: "invalid-subscription") }
+            let subscription: WebPushSubscription
+            do {
+                guard input.endpoint.utf8.count <= 2048 else { throw WebPushError.endpointNotHTTPS(String(input.endpoint.prefix(60)) + "…") }
+                try channel.policy.check(input.endpoint)
+                subscription = WebPushSubscription(
+                    account: caller.username, endpoint: input.endpoint, keys: try .init(p256dh: input.keys.p256dh, auth: input.keys.auth),
+                    device: device.isEmpty ? "browser" : device, createdAt: system.now())
+            } catch let error as WebPushError {
+                throw APIError.invalid(error.description, code: "invalid-subscription")
+            }
+            try await channel.subscriptions.save(subscription)
+            context.auditNote.note(action: .change, detail: "push subscription \(subscription.id) (\(subscription.device)) added")
+            return EditedResponse(status: .created, response: PushSubscriptionView(subscription))
+        }
+
+        api.get("push/subscriptions") { _, context in
+            let caller = try context.requireCaller()
+            guard caller.role != .device else { throw APIError.forbidden("a device gets no notifications") }
+            return try await pushChannel().subscriptions.subscriptions(of: caller.username).map(PushSubscriptionView.init)
+        }
+
+        api.delete("push/subscriptions/:id") { _, context in
+            let caller = try context.requireCaller()
+            let id = try context.pathParameter("id")
+            let channel = try pushChannel()
+            guard let subscription = try await channel.subscriptions.subscription(id: id) else {
+                throw APIError.notFound("no push subscription \(id)")
+            }
+            guard subscription.account == caller.username || caller.role == .admin else {
+                throw APIError.forbidden("push subscription \(id) is not yours")
+            }
+            try await channel.subscriptions.remove(id: id)
+            context.auditNote.note(action: .change, detail: "push subscription \(id) removed")
+            return AdminInput.noContent()
+        }
+    }
+
+    /// The push channel; 503 when the server pushes nothing.
+    func pushChannel() throws -> WebPushChannel {
+        guard let push = system.push else { throw APIError(MonitoringError.unavailable("this server sends no push notifications")) }
+        return push
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+import SADEHealth
+import SADEMonitoring
+import SADENotification
+import SADETestSupport
+import SADETestTiming
+import Testing
+
+@Suite("An alert on the nurse's phone: Web Push from the monitoring server", .serialized, .timeLimit(.minutes(3)), .timed)
+struct PushAlertTests {
+    @Test("a nurse's browser subscribes through the API; her patient's alert reaches its push service, naming no patient")
+    func alertReachesThePhone() async throws {
+        let authority = try await TestCertificateAuthority.make()
+        defer { authority.remove() }
+        let service = try await TestServer.pushService(subscribers: 1, authority: authority)
+        defer { service.process.terminate() }
+        let browser = try #require(try service.pushSubscribers().first)
+        let push = PushConfiguration(
+            key: VAPIDKey(contact: "mailto:ops@hospital.test"), policy: EndpointPolicy(allowsPrivateAddresses: true),
+            trustedCAFile: authority.certificateAuthority)
+        try await ServerHarness.run(push: push) { harness in
+            let ward = try await AdminWard.seed(in: harness)
+            try await harness.system.health.save(HealthCareWorker(id: "nurse1", name: "Nina", role: .nurse, sectors: ["covid-ward"], onDuty: true))
+            try await harness.system.staffChanged()
+            let key = try await harness.request(.get, "/api/v1/push/key")
+            #expect(key.object?["publicKey"] as? String == push.key.publicKey)
+            let subscribed = try await harness.request(
+                .post, "/api/v1/push/subscriptions", token: ward.nurse1,
+                json: BrowserSubscription(browser))
+            try #require(subscribed.status == .created, "\(subscribed.text)")
+
+            let events = await harness.system.outbox.events()
+            let posted = try await harness.request(
+                .post, "/api/v1/patients/patient-01/observations", token: ward.admin, json: AlertFlowTests.deteriorated(at: harness.system.now()))
+            try #require(posted.status == .created, "\(posted.text)")
+            await harness.system.pipeline.settle()
+            for await event in events { if case .delivered(_, "push") = event { break } }
+
+            let alerts = try await harness.request(.get, "/api/v1/alerts?status=all&patient=patient-01", token: ward.nurse1)
+            let alert = try #require((alerts.array?.first as? [String: Any]), "\(alerts.text)")
+            let pushes = try service.received()
+            try #require(pushes.count == 1)
+            let payload = try #require(pushes[0]["payload"] as? [String: Any])
+            #expect(payload["notice"] as? String == alert["id"] as? String)
+            #expect(payload["title"] as? String == "NEWS2 12 (high)", "the alert's title without the patient's id")
+            #expect(pushes[0]["urgency"] as? String == (alert["severity"] as? String == "alarm" ? "high" : "normal"))
+            let text = "\(payload["title"] ?? "") \(payload["body"] ?? "")"
+            #expect(!text.contains("Paul") && !text.contains("patient-01"), "the lock screen names no patient: \(text)")
+            #expect(text.contains("bed 3") || text.contains("Bed 3"), "it names the bed: \(text)")
+        }
+    }
+}
+
+/// A push subscription as a browser's `toJSON()` gives it.
+struct BrowserSubscription: Encodable, Sendable {
+    struct Keys: Encodable, Sendable {
+        let p256dh: String
+        let auth: String
+    }
+
+    let endpoint: String
+    let device: String
+    let keys: Keys
+
+    init(_ browser: (name: String, endpoint: String, p256dh: String, auth: String)) {
+        endpoint = browser.endpoint
+        device = "Nina's phone"
+        keys = Keys(p256dh: browser.p256dh, auth: browser.auth)
+    }
+}
