@@ -119,6 +119,8 @@ public final class MonitoringSystem: Sendable {
     public let outbox: NotificationOutbox
     /// The Web Push channel, when ``Configuration/push`` is set: its key and subscriptions.
     public let push: WebPushChannel?
+    /// The one-time tokens of the pushes' buttons, when ``Configuration/push`` is set.
+    public let pushActions: PushActionTokens?
     /// Alerts and their escalation.
     public let alertDesk: AlertDesk
     /// The agents' platform.
@@ -212,10 +214,13 @@ public final class MonitoringSystem: Sendable {
                 outboxStore = try SQLiteOutboxStore(directory: configuration.dataDirectory)
             }
         } catch { throw MonitoringError(opening: "the notification outbox", error) }
-        push = configuration.push.map { [accounts] push in
-            WebPushChannel(
+        pushActions = configuration.push.map { PushActionTokens(vapid: $0.key) }
+        push = configuration.push.map { [accounts, pushActions, outboxClock] push in
+            let decoration = PushDecoration(tokens: pushActions ?? PushActionTokens(vapid: push.key), clock: { outboxClock.now })
+            return WebPushChannel(
                 subscriptions: outboxStore.pushSubscriptions, key: push.key, policy: push.policy, trustedCAFile: push.trustedCAFile,
-                decoration: push.decoration, accounts: { recipient in try await accounts.usernames(of: recipient) })
+                decoration: { notice, account in decoration.decorate(notice, for: account) },
+                accounts: { recipient in try await accounts.usernames(of: recipient) })
         }
         if let push { channels.append(push) }
         outbox = NotificationOutbox(store: outboxStore, channels: channels, clock: outboxClock)

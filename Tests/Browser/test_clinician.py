@@ -111,7 +111,7 @@ class ClinicianTests(DashboardTestCase):
         shot(self.driver, "alerts")
         click(self.driver, item + " button.acknowledge")
         wait(self.driver, lambda d: "acknowledged by" in text(d, '#alert-feed') or not css(d, item), "the acknowledgement lands")
-        click(self.driver, 'button[aria-pressed="false"]')  # "All": acknowledged alerts stay listed
+        click(self.driver, '#main button[aria-pressed="false"]')  # "All": acknowledged alerts stay listed
         wait(self.driver, lambda d: "acknowledged by" in text(d, item), "the alert shows as acknowledged")
         status, alert = call("GET", f"/api/v1/alerts/{alert_id}", token=admin)
         self.assertEqual(alert["acknowledgedBy"], "nurse1")

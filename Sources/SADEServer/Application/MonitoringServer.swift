@@ -100,6 +100,7 @@ public struct MonitoringServer: Sendable {
         addPrivacyRoutes(to: api)
         addAgentRoutes(to: api)
         addPushRoutes(to: api)
+        addPushActionRoutes(to: api)
         return router
     }
 

@@ -48,7 +48,8 @@ struct DashboardAssets: Sendable {
         case "svg": "image/svg+xml"
         case "png": "image/png"
         case "ico": "image/x-icon"
-        case "json", "webmanifest": "application/json; charset=utf-8"
+        case "json": "application/json; charset=utf-8"
+        case "webmanifest": "application/manifest+json; charset=utf-8"
         default: "application/octet-stream"
         }
     }

@@ -3,7 +3,8 @@ import HTTPTypes
 import Hummingbird
 
 /// Serves the web dashboard: `GET /` (and `/index.html`) is the page, `GET /assets/…`
-/// its scripts and styles; everything else goes on to the API.
+/// its scripts, styles and icons, `/sw.js` its service worker and `/manifest.webmanifest`
+/// what makes it installable; everything else goes on to the API.
 ///
 /// The page is a single-page application that talks to `/api/v1` and `/Api` with the
 /// token it got at login, so the files themselves are public. Each answer carries an
@@ -52,6 +53,9 @@ struct DashboardMiddleware<Context: RequestContext>: RouterMiddleware {
     /// any other path, and for one that tries to leave the folder.
     static func assetName(_ path: String) -> String? {
         if path == "/" || path == "/index.html" { return "index.html" }
+        // The service worker at the root, so that its scope is the whole app; the manifest beside it.
+        if path == "/sw.js" { return "sw.js" }
+        if path == "/manifest.webmanifest" { return "manifest.webmanifest" }
         guard path.hasPrefix("/assets/") else { return nil }
         let name = String(path.dropFirst("/assets/".count))
         guard !name.isEmpty, !name.split(separator: "/").contains(where: { $0 == ".." || $0 == "." || $0.isEmpty }) else { return nil }

@@ -17,7 +17,7 @@ struct DashboardBrowserTests {
     static let parts: [(files: [String], pages: [String])] = [
         (["test_clinician.py", "test_issues.py"],
          ["patients", "monitor", "alerts", "patients-phone", "issues", "issues-admin", "issues-phone"]),
-        (["test_admin.py", "test_wearable.py"],
+        (["test_admin.py", "test_wearable.py", "test_phone.py"],
          ["admin", "admin-staff", "admin-patients", "admin-patient", "admin-projects", "admin-project-data", "admin-patients-phone",
           "admin-projects-phone", "admin-audit", "wearable-register", "wearable-data", "wearable-map", "wearable-data-phone",
           "wearable-map-phone"]),
@@ -36,7 +36,7 @@ struct DashboardBrowserTests {
     @Test("""
         the browser suite passes: a nurse's patients, the live monitor and charts, a live alert acknowledged, exports, phone \
         width and keyboard, the admin pages, the wearable pages, the issue track and the homes (a carer's flats, the live floor \
-        plan, an actuator round trip, a home alarm confirmed, the charts, a new flat), the agents' introspector and sniffer (an \
+        plan, an actuator round trip, a home alarm confirmed, the charts, a new flat), the app installable and offline with a push on its lock screen, the agents' introspector and sniffer (an \
         alert's Contract Net as a sequence diagram, a goal changing status, a request to echo answered)
         """, arguments: parts.indices)
     func browserSuite(part: Int) async throws {

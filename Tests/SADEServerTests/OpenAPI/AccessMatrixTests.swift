@@ -126,6 +126,8 @@ struct AccessMatrixTests {
         "GET /api/v1/push/subscriptions":                      .init(401,  200,  403,  200,  200,  200),
         // nurse2's phone: its owner's, or an admin's (a lost phone), to remove.
         "DELETE /api/v1/push/subscriptions/{id}":              .init(401,  403,  403,  403,  403,  204),
+        // The token is the credential, whoever sends it: one that is not the server's is refused alike.
+        "POST /api/v1/push/actions":                           .init(401,  401,  401,  401,  401,  401),
     ]
 
     /// The query of an operation's request.
@@ -171,6 +173,7 @@ struct AccessMatrixTests {
         "POST /Api/DataItem": #"{"heartBpm": "81", "temperature": "36.80", "device": "ESP32"}"#,
         "POST /Api/Project": #"{"name": "Study", "description": "A study"}"#,
         "PUT /Api/Project/assign": #"{"username": "ana", "projectId": {project}}"#,
+        "POST /api/v1/push/actions": #"{"token": "eyJ4IjoiYWNrbm93bGVkZ2UifQ.c2lnbmF0dXJl"}"#,
         "POST /api/v1/push/subscriptions": #"{"endpoint": "https://93.184.216.34/push/{role}", "keys": {"p256dh": "\#(pushKey)", "auth": "BTBZMqHH6r4Tts7J_aSIgg"}, "device": "phone"}"#,
         "POST /api/v1/platforms/{platform}/messages": #"{"receiver": "AlertAgent", "performative": "query-ref", "content": "(mind)", "timeout": 0.1}"#,
     ]
@@ -179,8 +182,9 @@ struct AccessMatrixTests {
     static let pushKey = "BCVxsr7N_eNgVRqvHtD0zTZsEc6-VV-JvLexhqUzORcxaOzi6-AYWXvTBHm4bjyPjs7Vd8pZGH6SRpkNtoIAiw4"
 
     /// Roles whose right depends on what the body names, so that a malformed body is
-    /// rightly a 400 before their 403: a worker may import observations of their own sectors.
-    static let bodyNamesTarget: [String: Set<Role>] = ["POST /api/v1/fhir": [.nurse, .doctor]]
+    /// rightly a 400 before their 403: a worker may import observations of their own sectors;
+    /// a notification's button carries its credential in the body.
+    static let bodyNamesTarget: [String: Set<Role>] = ["POST /api/v1/fhir": [.nurse, .doctor], "POST /api/v1/push/actions": Set(Role.allCases)]
 
     @Test("the matrix has a row for every operation the document lists or the router serves, and none other")
     func coversEveryOperation() async throws {

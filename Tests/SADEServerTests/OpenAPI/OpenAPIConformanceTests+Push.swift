@@ -21,5 +21,16 @@ extension OpenAPIConformanceTests {
         try await log.call(.delete, one, "/api/v1/push/subscriptions/\(id)", token: ward.doctor1)
         try await log.call(.delete, one, "/api/v1/push/subscriptions/\(id)", token: ward.nurse1)
         try await log.call(.delete, one, "/api/v1/push/subscriptions/\(id)", token: ward.nurse1)
+        try await log.call(.post, "/api/v1/push/actions", raw: #"{"token": "not.ours"}"#)
+        try await log.call(.post, "/api/v1/push/actions", raw: #"{"tok": 1}"#)
+        let tokens = try #require(log.harness.system.pushActions)
+        let now = log.harness.system.now()
+        let unknown = tokens.issue("acknowledge", notice: UUID(), account: "nurse1", now: now)
+        try await log.call(.post, "/api/v1/push/actions", raw: #"{"token": "\#(unknown)"}"#)
+        try await log.call(.post, "/api/v1/push/actions", raw: #"{"token": "\#(unknown)"}"#)
+        let patientsToken = tokens.issue("acknowledge", notice: UUID(), account: "pat1", now: now)
+        try await log.call(.post, "/api/v1/push/actions", raw: #"{"token": "\#(patientsToken)"}"#)
+        let odd = tokens.issue("dance", notice: UUID(), account: "nurse1", now: now)
+        try await log.call(.post, "/api/v1/push/actions", raw: #"{"token": "\#(odd)"}"#)
     }
 }

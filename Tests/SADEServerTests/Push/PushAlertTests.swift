@@ -8,7 +8,10 @@ import Testing
 
 @Suite("An alert on the nurse's phone: Web Push from the monitoring server", .serialized, .timeLimit(.minutes(3)), .timed)
 struct PushAlertTests {
-    @Test("a nurse's browser subscribes through the API; her patient's alert reaches its push service, naming no patient")
+    @Test("""
+        a nurse's browser subscribes through the API; her patient's alert reaches its push service, naming no patient; \
+        Acknowledge on the lock screen acknowledges it once, as her, in the audit trail
+        """)
     func alertReachesThePhone() async throws {
         let authority = try await TestCertificateAuthority.make()
         defer { authority.remove() }
@@ -47,6 +50,30 @@ struct PushAlertTests {
             let text = "\(payload["title"] ?? "") \(payload["body"] ?? "")"
             #expect(!text.contains("Paul") && !text.contains("patient-01"), "the lock screen names no patient: \(text)")
             #expect(text.contains("bed 3") || text.contains("Bed 3"), "it names the bed: \(text)")
+
+            // The lock screen's buttons: Acknowledge with its one-time token, and Open.
+            let actions = try #require(payload["actions"] as? [[String: Any]])
+            #expect(actions.compactMap { $0["action"] as? String } == ["acknowledge", "open"])
+            let token = try #require(actions.first?["token"] as? String)
+            var forged = Array(token)
+            forged[forged.count / 3] = forged[forged.count / 3] == "A" ? "B" : "A"
+            let refused = try await harness.request(.post, "/api/v1/push/actions", json: ["token": String(forged)])
+            #expect(refused.status == .unauthorized, "\(refused.text)")
+            let pressed = try await harness.request(.post, "/api/v1/push/actions", json: ["token": token])
+            #expect(pressed.status == .ok, "\(pressed.text)")
+            #expect((pressed.object?["message"] as? String)?.hasPrefix("Acknowledged") == true)
+            let after = try await harness.request(.get, "/api/v1/alerts/\(alert["id"] as? String ?? "")", token: ward.nurse1)
+            #expect(after.object?["acknowledgedBy"] as? String == "nurse1")
+            let again = try await harness.request(.post, "/api/v1/push/actions", json: ["token": token])
+            #expect(again.status == .conflict, "a token is good once: \(again.text)")
+            let audit = try await harness.request(.get, "/api/v1/audit?actor=nurse1&patient=patient-01", token: ward.admin)
+            #expect(audit.text.contains("acknowledged from a notification"), "\(audit.text)")
+
+            // A token's life is 30 minutes.
+            let late = try #require(harness.system.pushActions).issue("acknowledge", notice: UUID(), account: "nurse1", now: harness.system.now())
+            harness.clock.advance(by: .seconds(31 * 60))
+            let expired = try await harness.request(.post, "/api/v1/push/actions", json: ["token": late])
+            #expect(expired.status == .unauthorized && expired.text.contains("expired"), "\(expired.text)")
         }
     }
 }

@@ -31,6 +31,18 @@ struct PushSubscriptionView: ResponseEncodable {
     }
 }
 
+/// A button pressed on a notification: its one-time token.
+struct PushActionInput: Decodable {
+    let token: String
+}
+
+/// What a button did, for the notification that replaces the pressed one.
+struct PushActionOutcome: ResponseEncodable {
+    let action: String
+    let notice: UUID
+    let message: String
+}
+
 /// The server's VAPID public key, for `pushManager.subscribe({applicationServerKey})`.
 struct PushKeyView: ResponseEncodable {
     let publicKey: String
@@ -88,6 +100,44 @@ extension MonitoringServer {
             try await channel.subscriptions.remove(id: id)
             context.auditNote.note(action: .change, detail: "push subscription \(id) removed")
             return AdminInput.noContent()
+        }
+    }
+
+    /// `POST /push/actions`: a notification's button, answered from the lock screen. The
+    /// body's one-time token (no login: it is the credential) names the notice, the
+    /// account and the action; the action is done as that account, with its rights now.
+    func addPushActionRoutes(to api: RouterGroup<MonitoringRequestContext>) {
+        api.post("push/actions") { request, context in
+            guard let tokens = system.pushActions else { throw APIError(MonitoringError.unavailable("this server sends no push notifications")) }
+            let input = try context.requestDecoder.decode(PushActionInput.self, from: try await AdminInput.bodyData(of: request, context: context))
+            let action: PushAction
+            do throws(PushActionError) {
+                action = try tokens.take(input.token, now: system.now())
+            } catch {
+                throw error == .used ? APIError.conflict(error.description) : APIError.unauthenticated(error.description)
+            }
+            guard let account = try await system.accounts.account(username: action.account) else {
+                throw APIError.unauthenticated("the account \(action.account) is gone")
+            }
+            context.auditNote.caller(account)
+            switch action.action {
+            case "acknowledge":
+                guard account.role == .admin || account.role.isCareWorker else {
+                    throw APIError.forbidden("only health-care workers acknowledge alerts")
+                }
+                let book = try alertBook()
+                var found = try await book.alert(action.notice)
+                if found == nil { found = try await book.alert(forNotice: action.notice) }
+                guard let alert = found else { throw APIError.notFound("no alert of notice \(action.notice)") }
+                context.auditNote.note(patient: alert.patient, detail: "alert \(alert.id) acknowledged from a notification")
+                guard try await system.access.mayRead(alert.patient, as: account) else {
+                    throw APIError.forbidden("the alert is about a patient who is not yours")
+                }
+                let acknowledged = try await book.acknowledge(alert.id, by: account.staffID ?? account.username)
+                return PushActionOutcome(action: action.action, notice: action.notice, message: "Acknowledged: \(acknowledged.title)")
+            default:
+                throw APIError.invalid("unknown action \(action.action)", code: "invalid-action")
+            }
         }
     }
 

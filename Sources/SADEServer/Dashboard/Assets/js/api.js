@@ -32,25 +32,42 @@ export function onUnauthorized(listener) { unauthorizedListeners.add(listener); 
 
 /**
  * Sends a request and decodes the JSON answer. `body` is sent as JSON; `text: true`
- * returns the raw text instead. Throws ApiError for non-2xx answers.
+ * returns the raw text instead; `token` is sent instead of the session's (a logout's
+ * last requests). Throws ApiError for non-2xx answers.
  */
-export async function api(path, { method = 'GET', body, text = false, auth = true } = {}) {
+export async function api(path, { method = 'GET', body, text = false, auth = true, token } = {}) {
   const headers = { Accept: 'application/json' };
   const current = session.get();
-  if (auth && current) headers.Authorization = `Bearer ${current.token}`;
+  if (auth && (token || current)) headers.Authorization = `Bearer ${token || current.token}`;
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   let response;
   try {
     response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   } catch (error) {
+    window.dispatchEvent(new CustomEvent('sade:offline'));
     throw new ApiError(0, 'network', 'The server cannot be reached. Check the connection and try again.');
   }
+  connected();
   if (response.status === 401 && auth && current) unauthorizedListeners.forEach((listener) => listener());
   if (!response.ok) throw await errorOf(response);
   if (response.status === 204) return null;
   if (text) return response.text();
   const type = response.headers.get('Content-Type') || '';
   return type.includes('json') ? response.json() : response.text();
+}
+
+const UPDATED_KEY = 'sade.lastUpdated';
+
+/** The server answered: remember when (only the time: no answer is kept), and say so. */
+function connected() {
+  localStorage.setItem(UPDATED_KEY, new Date().toISOString());
+  window.dispatchEvent(new CustomEvent('sade:online'));
+}
+
+/** When the server last answered this browser, if ever. */
+export function lastUpdated() {
+  const saved = localStorage.getItem(UPDATED_KEY);
+  return saved ? new Date(saved) : null;
 }
 
 async function errorOf(response) {

@@ -2,7 +2,8 @@
 // Each page module exports `render(main, params)`, which may return a cleanup function
 // called when the user leaves the page.
 
-import { session, onUnauthorized } from './api.js';
+import { session, onUnauthorized, lastUpdated } from './api.js';
+import { pushSupported, currentSubscription, enablePush, disablePush, forgetDevice, deviceName } from './push.js';
 import { connect, disconnect, onStateChange } from './live.js';
 import { h, replace, toast } from './ui.js';
 
@@ -85,6 +86,7 @@ function renderShell(current, hash) {
     h('a', { href: n.href, 'aria-current': hash.startsWith(n.href) ? 'page' : false },
       n.label, n.badge ? h('span', { class: 'badge', id: n.badge, hidden: true }) : null)));
   nav.append(h('span', { class: 'live-state', id: 'live-state', title: 'Live updates' }));
+  showPushState();
   if (hash.startsWith('#/alerts')) unread = 0;
   showUnread();
   showLiveState(liveState);
@@ -108,10 +110,53 @@ function showUnread() {
   badge.setAttribute('aria-label', `${unread} new alert${unread === 1 ? '' : 's'}`);
 }
 
+/** The top bar's notifications button: whether this device gets the account's pushes. */
+async function showPushState() {
+  const button = document.getElementById('push-toggle');
+  if (!pushSupported() || !session.get()) { button.hidden = true; return; }
+  const on = Boolean(await currentSubscription()) && Notification.permission === 'granted';
+  button.hidden = false;
+  button.setAttribute('aria-pressed', String(on));
+  button.textContent = on ? 'Notifications on' : 'Notifications off';
+  button.title = on ? 'This device gets your alerts on its lock screen. Select to stop.' : 'Get your alerts on this device\'s lock screen.';
+}
+
+async function togglePush() {
+  const button = document.getElementById('push-toggle');
+  button.disabled = true;
+  try {
+    if (button.getAttribute('aria-pressed') === 'true') {
+      await disablePush();
+      toast('This device no longer gets notifications.');
+    } else {
+      await enablePush(deviceName());
+      toast('This device gets your alerts now, also with the app closed.');
+    }
+  } catch (error) {
+    toast(`Notifications: ${error.message}`, 'warning');
+  } finally {
+    button.disabled = false;
+    showPushState();
+  }
+}
+
+/** The offline banner: shown while the server cannot be reached, with when it last answered. */
+function showOffline(offline) {
+  const banner = document.getElementById('offline');
+  banner.hidden = !offline;
+  if (!offline) return;
+  const when = lastUpdated();
+  banner.textContent = when
+    ? `Offline — last updated ${when.toLocaleString([], { dateStyle: 'medium', timeStyle: 'short' })}. What you see may be out of date.`
+    : 'Offline — the server cannot be reached.';
+}
+
 /** Forgets the session and goes to the login page. */
 export function logout(message) {
   clearTimeout(expiry);
   disconnect();
+  const leaving = session.get();
+  if (leaving) forgetDevice(leaving.token);
   session.clear();
   unread = 0;
   if (message) toast(message, 'warning');
@@ -136,6 +181,11 @@ function watchExpiry() {
 }
 
 document.getElementById('logout').addEventListener('click', () => logout());
+document.getElementById('push-toggle').addEventListener('click', togglePush);
+window.addEventListener('sade:offline', () => showOffline(true));
+window.addEventListener('sade:online', () => showOffline(false));
+window.addEventListener('offline', () => showOffline(true));
+if (!navigator.onLine) showOffline(true);
 onUnauthorized(() => logout('Your session has ended; please log in again.'));
 window.addEventListener('sade:expired', () => logout('Your session has ended; please log in again.'));
 window.addEventListener('hashchange', route);

@@ -8,17 +8,11 @@ public struct PushConfiguration: Sendable {
     public var policy: EndpointPolicy
     /// Certificate authorities trusted besides the system's (a private push service).
     public var trustedCAFile: String?
-    /// Where each push opens the app and its buttons (the server adds one-time action tokens).
-    public var decoration: WebPushChannel.Decoration
 
     /// A configuration.
-    public init(
-        key: VAPIDKey, policy: EndpointPolicy = EndpointPolicy(), trustedCAFile: String? = nil,
-        decoration: @escaping WebPushChannel.Decoration = { _, _ in ("/", []) }
-    ) {
+    public init(key: VAPIDKey, policy: EndpointPolicy = EndpointPolicy(), trustedCAFile: String? = nil) {
         self.key = key
         self.policy = policy
         self.trustedCAFile = trustedCAFile
-        self.decoration = decoration
     }
 }
