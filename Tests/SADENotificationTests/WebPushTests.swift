@@ -52,12 +52,13 @@ struct WebPushTests {
         let strict = EndpointPolicy()
         #expect(throws: WebPushError.endpointNotHTTPS("http://push.example/x")) { try strict.check("http://push.example/x") }
         #expect(throws: WebPushError.endpointNotHTTPS("https://user:pw@93.184.216.34/x")) { try strict.check("https://user:pw@93.184.216.34/x") }
-        for host in ["127.0.0.1", "10.1.2.3", "172.20.0.1", "192.168.1.1", "169.254.169.254", "100.64.0.1", "0.0.0.0", "[::1]", "[fe80::1]", "[fd00::1]", "[::ffff:10.0.0.1]", "localhost"] {
+        for host in ["127.0.0.1", "10.1.2.3", "172.20.0.1", "192.168.1.1", "169.254.169.254", "100.64.0.1", "0.0.0.0", "[::1]", "[fe80::1]", "[fd00::1]", "[::ffff:10.0.0.1]", "[64:ff9b::a00:1]", "[2002:a00:1::]", "[::10.0.0.1]", "[fec0::1]", "localhost"] {
             #expect(throws: WebPushError.self, "\(host)") { try strict.check("https://\(host)/push") }
         }
         try strict.check("https://93.184.216.34/push/abc")
         try strict.check("https://[2606:4700::1111]:8443/push")
         try EndpointPolicy(allowsPrivateAddresses: true).check("https://127.0.0.1:9999/push")
+        #expect(throws: WebPushError.endpointNotResolved(host: "push.invalid")) { try strict.check("https://push.invalid/x") }
     }
 
     @Test("the VAPID key is made once, readable by its owner only, and read back the same")
@@ -91,6 +92,20 @@ struct WebPushTests {
         #expect(try await records.remove(id: WebPushSubscription.id(of: "https://push.example/a")))
         #expect(try await !records.remove(id: WebPushSubscription.id(of: "https://push.example/a")))
         #expect(try await records.subscriptions(of: "nurse1").isEmpty)
+    }
+
+    @Test("the lock screen's text leaves out the subject and is cut to fit a push, in bytes")
+    func lockScreenText() throws {
+        let notice = Notice(
+            recipients: [.user("n1")], severity: .alarm, title: "NEWS2 12 (high): p-7", body: "p-7 NEWS2 12, red flag\nWhere: ICU, bed 7",
+            subject: "p-7")
+        let message = WebPushMessage(notice: notice)
+        #expect(message.title == "NEWS2 12 (high)")
+        #expect(message.body == "NEWS2 12, red flag\nWhere: ICU, bed 7")
+        let long = WebPushMessage(notice: Notice(recipients: [], severity: .warning, title: "t", body: String(repeating: "€", count: 5000)))
+        #expect(long.body.utf8.count <= WebPushMessage.bodyLimit && long.body.hasSuffix("…"))
+        let keys = try WebPushSubscription.Keys(p256dh: Example.receiverPublic, auth: Example.auth)
+        #expect(try WebPushEncryption.encrypt(long.encoded(), to: keys).count <= 4096)
     }
 
     @Test("Retry-After is read as seconds or as an HTTP date")

@@ -69,14 +69,27 @@ public struct PushActionTokens: Sendable {
 
     /// The action `token` stands for, taking it: it is refused from then on.
     public func take(_ token: String, now: Date) throws(PushActionError) -> PushAction {
+        let action = try read(token, now: now)
+        guard spend(action, now: now) else { throw .used }
+        return action
+    }
+
+    /// The action `token` stands for, if it is good and not spent; ``spend(_:now:)`` it
+    /// once the action is done.
+    public func read(_ token: String, now: Date) throws(PushActionError) -> PushAction {
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         guard token.utf8.count < 1024, parts.count == 2, let signature = Base64URL.decode(String(parts[1])),
             HMAC<SHA256>.isValidAuthenticationCode(signature, authenticating: Array(parts[0].utf8), using: key),
             let bytes = Base64URL.decode(String(parts[0])), let action = try? Self.decoder.decode(PushAction.self, from: Data(bytes))
         else { throw .invalid }
         guard action.expires > now else { throw .expired }
-        guard used.take(action.id, until: action.expires, now: now) else { throw .used }
+        guard !used.isTaken(action.id) else { throw .used }
         return action
+    }
+
+    /// Marks `action`'s token used; `false` if it was already (two presses at once).
+    public func spend(_ action: PushAction, now: Date) -> Bool {
+        used.take(action.id, until: action.expires, now: now)
     }
 
     private static let encoder: JSONEncoder = {
@@ -97,6 +110,8 @@ public struct PushActionTokens: Sendable {
 /// alert acknowledged twice is refused.)
 private final class UsedTokens: Sendable {
     private let used = Mutex<[String: Date]>([:])
+
+    func isTaken(_ id: String) -> Bool { used.withLock { $0[id] != nil } }
 
     func take(_ id: String, until expires: Date, now: Date) -> Bool {
         used.withLock { used in

@@ -139,7 +139,8 @@ extension NotificationOutbox {
             key: key, notice: id, at: clock.now, error: failure.map { "\($0)" }, permanent: (failure as? ChannelError)?.isPermanent ?? false)
         let event: OutboxEvent
         do {
-            let asked = (failure as? ChannelError)?.retryAfter?.seconds ?? 0
+            // A service's Retry-After is honoured up to the longest backoff: a notice must not wait a day for one slow service.
+            let asked = min((failure as? ChannelError)?.retryAfter?.seconds ?? 0, configuration.maximumBackoff.seconds)
             event = try await store.recordAttempt(outcome, maxAttempts: configuration.maxAttempts) { [configuration] attempts in
                 outcome.at.addingTimeInterval(max(configuration.backoff(after: attempts), asked))
             }

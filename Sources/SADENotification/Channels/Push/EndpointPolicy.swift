@@ -1,4 +1,5 @@
 import Foundation
+import NIOPosix
 
 #if canImport(Glibc)
     import Glibc
@@ -20,7 +21,8 @@ public struct EndpointPolicy: Sendable {
     }
 
     /// Checks `endpoint`: an `https` URL with a host whose every address is public
-    /// (unless private ones are allowed).
+    /// (unless private ones are allowed). Resolves the host, blocking: call it off the
+    /// cooperative pool (``checkOffThePool(_:)``).
     public func check(_ endpoint: String) throws(WebPushError) {
         guard let url = URL(string: endpoint), url.scheme?.lowercased() == "https", let host = url.host, !host.isEmpty,
             url.user == nil, url.password == nil
@@ -28,7 +30,23 @@ public struct EndpointPolicy: Sendable {
         guard !allowsPrivateAddresses else { return }
         let trimmed = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
         let addresses = Self.addresses(of: trimmed)
-        guard !addresses.isEmpty, addresses.allSatisfy(Self.isPublic) else { throw .endpointNotPublic(host: host) }
+        guard !addresses.isEmpty else { throw .endpointNotResolved(host: host) }
+        guard addresses.allSatisfy(Self.isPublic) else { throw .endpointNotPublic(host: host) }
+    }
+
+    /// ``check(_:)`` on NIO's thread pool, so that a slow name server holds no task's thread.
+    public func checkOffThePool(_ endpoint: String) async throws(WebPushError) {
+        let policy = self
+        let outcome: Result<Void, WebPushError>
+        do {
+            outcome = try await NIOThreadPool.singleton.runIfActive { () -> Result<Void, WebPushError> in
+                do throws(WebPushError) { try policy.check(endpoint) } catch { return .failure(error) }
+                return .success(())
+            }
+        } catch {
+            outcome = .failure(.endpointNotResolved(host: URL(string: endpoint)?.host ?? endpoint))
+        }
+        try outcome.get()
     }
 
     /// The IPv4 (4 bytes) and IPv6 (16 bytes) addresses `host` resolves to.
@@ -62,7 +80,10 @@ public struct EndpointPolicy: Sendable {
         if address[0..<10].allSatisfy({ $0 == 0 }) && address[10] == 0xFF && address[11] == 0xFF {
             return isPublicIPv4(Array(address[12..<16]))  // IPv4-mapped
         }
-        if address[0..<15].allSatisfy({ $0 == 0 }) { return false }  // :: and ::1
+        if address[0..<12].allSatisfy({ $0 == 0 }) { return false }  // ::, ::1 and IPv4-compatible ::a.b.c.d
+        if address[0..<12] == [0, 0x64, 0xFF, 0x9B, 0, 0, 0, 0, 0, 0, 0, 0] { return false }  // 64:ff9b::/96 NAT64
+        if address[0] == 0x20 && address[1] == 0x02 { return false }  // 2002::/16 6to4
+        if address[0] == 0xFE && address[1] & 0xC0 == 0xC0 { return false }  // fec0::/10 site-local
         if address[0] & 0xFE == 0xFC { return false }  // fc00::/7 unique local
         if address[0] == 0xFE && address[1] & 0xC0 == 0x80 { return false }  // fe80::/10 link-local
         if address[0] == 0xFF { return false }  // multicast

@@ -122,8 +122,10 @@ public struct WebPushChannel: NotificationChannel {
     func push(_ message: WebPushMessage, to subscription: WebPushSubscription) async -> PushOutcome {
         guard let endpoint = URL(string: subscription.endpoint) else { return .gone }
         do {
-            try policy.check(subscription.endpoint)
+            try await policy.checkOffThePool(subscription.endpoint)
         } catch {
+            // A name that does not resolve now may later; one that resolves to a private address is refused.
+            if case .endpointNotResolved = error { return .retry("\(error)", after: nil) }
             return .refused("\(error)")
         }
         let body: [UInt8]
@@ -154,7 +156,10 @@ public struct WebPushChannel: NotificationChannel {
         case 404, 410: return .gone
         case 429, 500..<600:
             return .retry("\(endpoint.host ?? "?") answered \(response.status)", after: response.headers.first(name: "Retry-After").flatMap(Self.retryAfter))
-        default: return .refused("\(endpoint.host ?? "?") answered \(response.status)")
+        default:
+            // 403 is most often a subscription made with another VAPID key: it needs the user to subscribe again.
+            logger.error("push refused", metadata: ["subscription": "\(subscription.id)", "status": "\(status)"])
+            return .refused("\(endpoint.host ?? "?") answered \(response.status)")
         }
     }
 

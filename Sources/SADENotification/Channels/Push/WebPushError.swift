@@ -2,9 +2,11 @@
 public enum WebPushError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The subscription's endpoint is not an `https` URL.
     case endpointNotHTTPS(String)
-    /// The endpoint's host resolves to a loopback, private or link-local address (or
-    /// does not resolve), and private endpoints are not allowed.
+    /// The endpoint's host resolves to a loopback, private or link-local address, and
+    /// private endpoints are not allowed.
     case endpointNotPublic(host: String)
+    /// The endpoint's host does not resolve (now: a push is tried again later).
+    case endpointNotResolved(host: String)
     /// The `p256dh` key is not a 65-byte uncompressed P-256 point.
     case invalidPublicKey
     /// The `auth` secret is not 16 bytes.
@@ -18,6 +20,7 @@ public enum WebPushError: Error, Hashable, Sendable, CustomStringConvertible {
         switch self {
         case .endpointNotHTTPS(let endpoint): "the push endpoint must be an https URL: \(endpoint)"
         case .endpointNotPublic(let host): "the push endpoint's host \(host) is not a public address"
+        case .endpointNotResolved(let host): "the push endpoint's host \(host) does not resolve"
         case .invalidPublicKey: "p256dh must be a 65-byte uncompressed P-256 public key, base64url"
         case .invalidAuthSecret: "auth must be a 16-byte secret, base64url"
         case .payloadTooLarge(let bytes, let limit): "the encrypted push message is \(bytes) bytes, over the limit of \(limit)"

@@ -46,8 +46,8 @@ public struct WebPushMessage: Hashable, Sendable, Codable {
         self.notice = notice.id
         let title = Self.withoutSubject(notice.title, notice.subject)
         let body = Self.withoutSubject(notice.body, notice.subject)
-        self.title = String(title.prefix(Self.titleLimit))
-        self.body = body.count > Self.bodyLimit ? body.prefix(Self.bodyLimit - 1) + "…" : body
+        self.title = Self.cut(title, toBytes: Self.titleLimit)
+        self.body = Self.cut(body, toBytes: Self.bodyLimit)
         severity = notice.severity
         tag = Self.topic(of: notice)
         self.url = url
@@ -56,7 +56,7 @@ public struct WebPushMessage: Hashable, Sendable, Codable {
     }
 
     /// `text` without `subject`, and without the separators left dangling where it stood.
-    static func withoutSubject(_ text: String, _ subject: String?) -> String {
+    public static func withoutSubject(_ text: String, _ subject: String?) -> String {
         guard let subject, !subject.isEmpty, text.contains(subject) else { return text }
         let lines = text.components(separatedBy: "\n").map { line in
             line.replacingOccurrences(of: subject, with: "").trimmingCharacters(in: CharacterSet(charactersIn: " :,—-"))
@@ -64,8 +64,22 @@ public struct WebPushMessage: Hashable, Sendable, Codable {
         return lines.joined(separator: "\n")
     }
 
-    /// The longest title and text a push carries; lock screens show less.
-    static let titleLimit = 120, bodyLimit = 600
+    /// The longest title and text a push carries, in UTF-8 bytes (with the rest, well
+    /// inside the 3,993 bytes a message holds); lock screens show less.
+    static let titleLimit = 400, bodyLimit = 2000
+
+    /// `text`, ending in "…" where it was cut to at most `limit` UTF-8 bytes.
+    static func cut(_ text: String, toBytes limit: Int) -> String {
+        guard text.utf8.count > limit else { return text }
+        var kept = ""
+        var bytes = 3  // the ellipsis
+        for character in text {
+            bytes += character.utf8.count
+            guard bytes <= limit else { break }
+            kept.append(character)
+        }
+        return kept + "…"
+    }
 
     /// The push's `Topic` (RFC 8030 §5.4: at most 32 characters of base64url): the same
     /// for every notice about one thing (its deduplication key), so the push service

@@ -74,6 +74,8 @@ self.addEventListener('notificationclick', (event) => {
   const notification = event.notification;
   const data = notification.data || {};
   const chosen = (data.actions || []).find((a) => a.action === event.action);
+  const again = { body: notification.body, tag: notification.tag, icon: notification.icon, badge: notification.badge,
+    requireInteraction: notification.requireInteraction, actions: notification.actions, data };
   notification.close();
   if (!chosen || !chosen.token) {
     event.waitUntil(openApp(data.url || '/'));
@@ -81,19 +83,26 @@ self.addEventListener('notificationclick', (event) => {
   }
   event.waitUntil((async () => {
     let outcome;
+    let done = false;
     try {
       const response = await fetch('/api/v1/push/actions', {
         method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
         body: JSON.stringify({ token: chosen.token }),
       });
       const answer = await response.json().catch(() => ({}));
-      outcome = response.ok ? answer.message : (answer.error && answer.error.message) || `HTTP ${response.status}`;
+      done = response.ok;
+      outcome = done ? answer.message : (answer.error && answer.error.message) || `HTTP ${response.status}`;
     } catch {
       outcome = 'The server cannot be reached: open the app to answer.';
     }
-    await self.registration.showNotification(notification.title, {
-      body: outcome, tag: notification.tag, icon: '/assets/icons/icon-192.png', data: { url: data.url || '/' },
-    });
+    if (done) {
+      await self.registration.showNotification(notification.title, {
+        body: outcome, tag: notification.tag, icon: '/assets/icons/icon-192.png', data: { url: data.url || '/' },
+      });
+    } else {
+      // Not answered: the notification comes back as it was, buttons and all, with why.
+      await self.registration.showNotification(notification.title, { ...again, body: `${outcome}\n${again.body}` });
+    }
   })());
 });
 

@@ -69,12 +69,19 @@ extension MonitoringServer {
             let subscription: WebPushSubscription
             do {
                 guard input.endpoint.utf8.count <= 2048 else { throw WebPushError.endpointNotHTTPS(String(input.endpoint.prefix(60)) + "…") }
-                try channel.policy.check(input.endpoint)
+                try await channel.policy.checkOffThePool(input.endpoint)
                 subscription = WebPushSubscription(
                     account: caller.username, endpoint: input.endpoint, keys: try .init(p256dh: input.keys.p256dh, auth: input.keys.auth),
                     device: device.isEmpty ? "browser" : device, createdAt: system.now())
             } catch let error as WebPushError {
                 throw APIError.invalid(error.description, code: "invalid-subscription")
+            }
+            // The same browser may move to another account (someone else logs in on it): it
+            // proves it is the same with its keys. Knowing an endpoint is not enough.
+            if let existing = try await channel.subscriptions.subscription(id: subscription.id), existing.account != caller.username,
+                existing.keys != subscription.keys
+            {
+                throw APIError.conflict("this endpoint is subscribed by another account with other keys")
             }
             try await channel.subscriptions.save(subscription)
             context.auditNote.note(action: .change, detail: "push subscription \(subscription.id) (\(subscription.device)) added")
@@ -112,7 +119,7 @@ extension MonitoringServer {
             let input = try context.requestDecoder.decode(PushActionInput.self, from: try await AdminInput.bodyData(of: request, context: context))
             let action: PushAction
             do throws(PushActionError) {
-                action = try tokens.take(input.token, now: system.now())
+                action = try tokens.read(input.token, now: system.now())
             } catch {
                 throw error == .used ? APIError.conflict(error.description) : APIError.unauthenticated(error.description)
             }
@@ -133,8 +140,11 @@ extension MonitoringServer {
                 guard try await system.access.mayRead(alert.patient, as: account) else {
                     throw APIError.forbidden("the alert is about a patient who is not yours")
                 }
+                // Spent only now: a press that failed (the alert not recorded yet, the server busy) may be tried again.
+                guard tokens.spend(action, now: system.now()) else { throw APIError.conflict(PushActionError.used.description) }
                 let acknowledged = try await book.acknowledge(alert.id, by: account.staffID ?? account.username)
-                return PushActionOutcome(action: action.action, notice: action.notice, message: "Acknowledged: \(acknowledged.title)")
+                let title = WebPushMessage.withoutSubject(acknowledged.title, acknowledged.patient.rawValue)
+                return PushActionOutcome(action: action.action, notice: action.notice, message: "Acknowledged: \(title)")
             default:
                 throw APIError.invalid("unknown action \(action.action)", code: "invalid-action")
             }

@@ -47,7 +47,7 @@ export async function api(path, { method = 'GET', body, text = false, auth = tru
     window.dispatchEvent(new CustomEvent('sade:offline'));
     throw new ApiError(0, 'network', 'The server cannot be reached. Check the connection and try again.');
   }
-  connected();
+  if (response.ok) connected();
   if (response.status === 401 && auth && current) unauthorizedListeners.forEach((listener) => listener());
   if (!response.ok) throw await errorOf(response);
   if (response.status === 204) return null;

@@ -151,12 +151,13 @@ function showOffline(offline) {
     : 'Offline — the server cannot be reached.';
 }
 
-/** Forgets the session and goes to the login page. */
-export function logout(message) {
+/** Forgets the session and goes to the login page. Only a person logging out (`explicit`)
+ * stops this device's notifications: a session that merely expired keeps them coming. */
+export function logout(message, { explicit = false } = {}) {
   clearTimeout(expiry);
   disconnect();
   const leaving = session.get();
-  if (leaving) forgetDevice(leaving.token);
+  if (leaving && explicit) forgetDevice(leaving.token);
   session.clear();
   unread = 0;
   if (message) toast(message, 'warning');
@@ -180,7 +181,7 @@ function watchExpiry() {
   if (left < 2 ** 31) expiry = setTimeout(() => logout('Your session has ended; please log in again.'), Math.max(0, left));
 }
 
-document.getElementById('logout').addEventListener('click', () => logout());
+document.getElementById('logout').addEventListener('click', () => logout(undefined, { explicit: true }));
 document.getElementById('push-toggle').addEventListener('click', togglePush);
 window.addEventListener('sade:offline', () => showOffline(true));
 window.addEventListener('sade:online', () => showOffline(false));
