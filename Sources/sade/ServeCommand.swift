@@ -152,7 +152,7 @@ struct ServeCommand: AsyncParsableCommand {
         }
         let system = try await openSystem(.init(
             dataDirectory: data, smtp: mail.configuration(), webhookURL: webhook, webhookSecret: webhookSecret,
-            push: try push.configuration(dataDirectory: data),
+            push: try await push.configuration(dataDirectory: data, shared: shared?.pool),
             homeEventRetention: homeRetentionDays > 0 ? .seconds(homeRetentionDays * 86_400) : nil,
             sampleRetention: retainDays > 0 ? .seconds(retainDays * 86_400) : nil, dataKeys: dataKeys, healthStore: shared?.health,
             postgres: shared?.pool, nodeName: node ?? MonitoringSystem.defaultNodeName, evaluationLease: .seconds(evaluationLease)))
@@ -288,15 +288,21 @@ extension ServeCommand {
     /// another: made at random by the first node, kept in `sade_secret`, so that a token
     /// one node issued is good on all.
     static func sharedTokenSecret(_ pool: PostgresPool) async throws -> String {
-        try await pool.migrate("secrets", [.init("v1-secrets", "CREATE TABLE sade_secret (name TEXT PRIMARY KEY, value TEXT NOT NULL);")])
         var generator = SystemRandomNumberGenerator()
         let fresh = Data((0..<48).map { _ in UInt8.random(in: .min ... .max, using: &generator) }).base64EncodedString()
+        return try await sharedSecret("token", fresh: fresh, pool)
+    }
+
+    /// The secret `name` every node on `pool`'s database shares: `fresh` if this node is
+    /// the first to ask, else the one the first stored.
+    static func sharedSecret(_ name: String, fresh: String, _ pool: PostgresPool) async throws -> String {
+        try await pool.migrate("secrets", [.init("v1-secrets", "CREATE TABLE sade_secret (name TEXT PRIMARY KEY, value TEXT NOT NULL);")])
         let rows = try await pool.query(
             """
-            INSERT INTO sade_secret (name, value) VALUES ('token', \(fresh))
+            INSERT INTO sade_secret (name, value) VALUES (\(name), \(fresh))
             ON CONFLICT (name) DO UPDATE SET name = EXCLUDED.name RETURNING value
             """)
-        guard let secret = try rows.first?.decode(String.self) else { throw PostgresFailure(message: "no token secret in sade_secret") }
+        guard let secret = try rows.first?.decode(String.self) else { throw PostgresFailure(message: "no \(name) secret in sade_secret") }
         return secret
     }
 

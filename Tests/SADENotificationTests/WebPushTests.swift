@@ -92,6 +92,8 @@ struct WebPushTests {
         #expect(try await records.remove(id: WebPushSubscription.id(of: "https://push.example/a")))
         #expect(try await !records.remove(id: WebPushSubscription.id(of: "https://push.example/a")))
         #expect(try await records.subscriptions(of: "nurse1").isEmpty)
+        #expect(try await records.removeAll(of: "nurse2") == 2)
+        #expect(try await records.subscriptions(of: "nurse2").isEmpty)
     }
 
     @Test("the lock screen's text leaves out the subject and is cut to fit a push, in bytes")

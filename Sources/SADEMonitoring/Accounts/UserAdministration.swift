@@ -79,6 +79,10 @@ public struct UserAdministration: Sendable {
         }
         // A new role ends the sessions begun under the old one (the same for a new password).
         if account.role != before.role { try await system.accounts.endSessions(of: account.id, at: system.now()) }
+        // Pushes go to a username's browsers: under a new name or role the person subscribes again.
+        if account.role != before.role || account.username != before.username {
+            try await system.push?.subscriptions.removeAll(of: before.username)
+        }
         return try await system.accounts.account(id: account.id) ?? account
     }
 
@@ -94,6 +98,7 @@ public struct UserAdministration: Sendable {
             try await system.staffChanged()
         }
         _ = try await system.wearable.deleteAccount(account.id)
+        try await system.push?.subscriptions.removeAll(of: account.username)  // a later account of that name gets none of them
     }
 
     /// Checks the links of `account` to clinical records and drops the links its role

@@ -1,5 +1,7 @@
 import ArgumentParser
+import Crypto
 import Foundation
+import SADEPostgres
 import SADEMonitoring
 import SADENotification
 
@@ -10,8 +12,8 @@ struct PushOptions: ParsableArguments {
     var pushContact = "mailto:admin@localhost"
 
     @Option(help: """
-        The VAPID key (PEM) that signs pushes (default: vapid-key.pem in the data directory, made on first start). \
-        Nodes sharing a database must share one key: give each the same file.
+        The VAPID key (PEM) that signs pushes (default: vapid-key.pem in the data directory, made on first start; with \
+        --database, one key kept in the database for every node).
         """)
     var pushKeyFile: String?
 
@@ -21,13 +23,16 @@ struct PushOptions: ParsableArguments {
     @Flag(help: "Allow push endpoints on loopback, private and link-local addresses (a push service inside the network; tests).")
     var pushAllowPrivateEndpoints = false
 
-    /// The push configuration for a server on `dataDirectory`; the key is made there if missing.
-    func configuration(dataDirectory: String) throws -> PushConfiguration {
+    /// The push configuration for a server on `dataDirectory`; the key is made there if
+    /// missing — or, for nodes sharing the database of `shared`, kept there for all.
+    func configuration(dataDirectory: String, shared: PostgresPool?) async throws -> PushConfiguration {
         let key: VAPIDKey
         do {
-            if let pushKeyFile {
-                key = FileManager.default.fileExists(atPath: pushKeyFile)
-                    ? try VAPIDKey.read(from: pushKeyFile, contact: pushContact) : try VAPIDKey.create(at: pushKeyFile, contact: pushContact)
+            if pushKeyFile == nil, let shared {
+                let pem = try await ServeCommand.sharedSecret("vapid", fresh: VAPIDKey(contact: pushContact).privateKey.pemRepresentation, shared)
+                key = VAPIDKey(privateKey: try P256.Signing.PrivateKey(pemRepresentation: pem), contact: pushContact)
+            } else if let pushKeyFile {
+                key = try VAPIDKey.inFile(pushKeyFile, contact: pushContact)
             } else {
                 try FileManager.default.createDirectory(atPath: dataDirectory, withIntermediateDirectories: true)
                 key = try VAPIDKey.inDirectory(dataDirectory, contact: pushContact)

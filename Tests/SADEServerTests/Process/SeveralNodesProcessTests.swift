@@ -77,6 +77,9 @@ struct SeveralNodesProcessTests {
         let tokenB = try await ServeProcessTests.login(baseB, "admin")  // an account made by node A, a token node B signed
         let crossed = try await HarnessResponse.json(.get, baseB + "/api/v1/alerts", token: tokenA)
         #expect(crossed.status == .ok, "a token node A issued is good on node B (the secret the first node kept in the database)")
+        let keyA = try await HarnessResponse.json(.get, baseA + "/api/v1/push/key").object?["publicKey"] as? String
+        let keyB = try await HarnessResponse.json(.get, baseB + "/api/v1/push/key").object?["publicKey"] as? String
+        #expect(keyA != nil && keyA == keyB, "both nodes push with the one VAPID key kept in the database")
         for patient in Self.patients {
             let created = try await HarnessResponse.json(
                 .post, baseB + "/api/v1/patients", token: tokenB, ["id": patient, "name": "Patient \(patient)", "sector": "covid-ward", "bed": "9"])

@@ -29,9 +29,19 @@ public struct VAPIDKey: Sendable {
     /// The key in `directory`'s ``fileName``, made (readable by its owner only) when
     /// there is none yet.
     public static func inDirectory(_ directory: String, contact: String) throws(WebPushError) -> VAPIDKey {
-        let path = (directory as NSString).appendingPathComponent(fileName)
+        try inFile((directory as NSString).appendingPathComponent(fileName), contact: contact)
+    }
+
+    /// The key in the file at `path`, made (readable by its owner only) when there is none yet.
+    public static func inFile(_ path: String, contact: String) throws(WebPushError) -> VAPIDKey {
         if FileManager.default.fileExists(atPath: path) { return try read(from: path, contact: contact) }
-        return try create(at: path, contact: contact)
+        do {
+            return try create(at: path, contact: contact)
+        } catch {
+            // Another process made it meanwhile: theirs is the key.
+            guard FileManager.default.fileExists(atPath: path) else { throw error }
+            return try read(from: path, contact: contact)
+        }
     }
 
     /// The key in the PEM file at `path`.
@@ -42,18 +52,22 @@ public struct VAPIDKey: Sendable {
         } catch { throw .vapidKey(path: path, reason: "\(error)") }
     }
 
-    /// A new key written to `path` (mode 0600, never over an existing file).
+    /// A new key written to `path` (mode 0600, never over an existing file: the file
+    /// appears whole or not at all, so nodes starting at once agree on one key).
     public static func create(at path: String, contact: String) throws(WebPushError) -> VAPIDKey {
         let key = VAPIDKey(contact: contact)
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        let temporary = path + ".\(UUID().uuidString).tmp"
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw .vapidKey(path: path, reason: String(cString: strerror(errno))) }
+        defer { unlink(temporary) }
         let bytes = Array((key.privateKey.pemRepresentation + "\n").utf8)
         let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
         let synced = fsync(descriptor) == 0
         close(descriptor)
-        guard written == bytes.count, synced else {
-            unlink(path)
-            throw .vapidKey(path: path, reason: "could not be written")
+        guard written == bytes.count, synced else { throw .vapidKey(path: path, reason: "could not be written") }
+        guard link(temporary, path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            throw .vapidKey(path: path, reason: errno == EEXIST ? "exists already" : reason)
         }
         return key
     }

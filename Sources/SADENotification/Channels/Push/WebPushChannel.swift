@@ -192,9 +192,22 @@ enum PushOutcome: Sendable {
 /// only to the others (kept in memory: after a restart a retry may push a notice again,
 /// which its topic makes replace, not repeat, the one on the phone).
 private final class PushProgress: Sendable {
-    private let delivered = Mutex<[UUID: Set<String>]>([:])
+    /// Per notice, the subscriptions that took it and when the last did: a notice whose
+    /// delivery died or went to another node is forgotten after a day.
+    private let delivered = Mutex<[UUID: (subscriptions: Set<String>, at: Date)]>([:])
 
-    func delivered(_ notice: UUID) -> Set<String> { delivered.withLock { $0[notice] ?? [] } }
-    func record(_ notice: UUID, delivered subscription: String) { delivered.withLock { _ = $0[notice, default: []].insert(subscription) } }
+    func delivered(_ notice: UUID) -> Set<String> { delivered.withLock { $0[notice]?.subscriptions ?? [] } }
+
+    func record(_ notice: UUID, delivered subscription: String) {
+        let now = Date()
+        delivered.withLock { delivered in
+            if delivered.count > 1_000 { delivered = delivered.filter { now.timeIntervalSince($0.value.at) < 86_400 } }
+            var entry = delivered[notice] ?? ([], now)
+            entry.subscriptions.insert(subscription)
+            entry.at = now
+            delivered[notice] = entry
+        }
+    }
+
     func finish(_ notice: UUID) { delivered.withLock { _ = $0.removeValue(forKey: notice) } }
 }

@@ -48,6 +48,11 @@ package struct PostgresPushSubscriptions: PushSubscriptionRecords {
         !(try await pool.query("DELETE FROM push_subscription WHERE id = \(id) RETURNING 1")).isEmpty
     }
 
+    @discardableResult
+    package func removeAll(of account: String) async throws -> Int {
+        try await pool.query("DELETE FROM push_subscription WHERE account = \(account) RETURNING 1").count
+    }
+
     /// The table, a migration of the outbox's database.
     static let migration = PostgresPool.Migration(
         "v3-push-subscriptions",

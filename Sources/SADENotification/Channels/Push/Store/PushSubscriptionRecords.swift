@@ -11,4 +11,7 @@ public protocol PushSubscriptionRecords: Sendable {
     /// Removes the subscription with `id`; returns whether there was one.
     @discardableResult
     func remove(id: String) async throws -> Bool
+    /// Removes every subscription of `account` (deleted, renamed, given another role); returns how many.
+    @discardableResult
+    func removeAll(of account: String) async throws -> Int
 }

@@ -51,6 +51,14 @@ package struct SQLitePushSubscriptions: PushSubscriptionRecords {
         }
     }
 
+    @discardableResult
+    package func removeAll(of account: String) async throws -> Int {
+        try await writer.write { db in
+            try db.execute(sql: "DELETE FROM pushSubscription WHERE account = ?", arguments: [account])
+            return db.changesCount
+        }
+    }
+
     /// The table, a migration of the outbox's database.
     static func createTable(_ db: Database) throws {
         try db.create(table: "pushSubscription") { table in

@@ -28,6 +28,10 @@ export async function enablePush(device) {
   if (permission !== 'granted') throw new Error('Notifications are blocked for this site in the browser\'s settings.');
   const { publicKey } = await api(v1('push/key'), { auth: false });
   let subscription = await registration.pushManager.getSubscription();
+  if (subscription && !sameKey(subscription.options.applicationServerKey, publicKey)) {
+    await subscription.unsubscribe();  // made with another server key: pushes to it would be refused
+    subscription = null;
+  }
   if (!subscription) {
     subscription = await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: bytesOf(publicKey) });
   }
@@ -59,6 +63,12 @@ export function deviceName() {
   const browser = /Edg\//.test(agent) ? 'Edge' : /Chrome\//.test(agent) ? 'Chrome' : /Firefox\//.test(agent) ? 'Firefox'
     : /Safari\//.test(agent) ? 'Safari' : 'browser';
   return `${browser} on a ${kind}`;
+}
+
+function sameKey(buffer, base64url) {
+  if (!buffer) return false;
+  const a = new Uint8Array(buffer), b = bytesOf(base64url);
+  return a.length === b.length && a.every((x, i) => x === b[i]);
 }
 
 function bytesOf(base64url) {
