@@ -43,7 +43,7 @@ class WearableTests(DashboardTestCase):
         wait(self.driver, lambda d: d.current_url.endswith("#/my-data") and css(d, "#no-data:not([hidden])"), "registered, logged in, no data yet")
         self.assertEqual(text(self.driver, "#who"), "Rita Runner (patient)")
         self.assertEqual(self.driver.execute_script("return [...document.querySelectorAll('#nav a')].map(a => a.textContent)"),
-                         ["My data", "Map"], "a wearable user sees only their own pages")
+                         ["My data", "Map", "Post reading"], "a wearable user sees only their own pages")
 
         click(self.driver, "#logout")
         login(self.driver, username, "watch-pass-1")
@@ -132,3 +132,27 @@ class WearableTests(DashboardTestCase):
         self.assertTrue(no_sideways_scroll(self.driver), "the map fits the phone's width")
         self.assertEqual(attr(self.driver, "#map svg", "viewBox").split()[2], "430", "a drawing proportioned for the phone")
         shot(self.driver, "wearable-map-phone")
+
+    def test_post_a_reading_from_the_phone(self):
+        """The iPhone companion's page: a heart rate typed in, steps and temperature if wished."""
+        self.use_phone()
+        username = unique("companion")
+        token = wearable_user(username, "watch-pass-1", name="Cara Companion")
+        login(self.driver, username, "watch-pass-1")
+        wait(self.driver, lambda d: css(d, 'nav a[href="#/post-reading"]'), "the page is in the menu")
+        self.driver.get(BASE + "/#/post-reading")
+        wait(self.driver, lambda d: css(d, "#post-reading-form"), "the page shows")
+        self.assertEqual(self.driver.switch_to.active_element.get_attribute("name"), "heart-rate", "the heart rate has focus")
+        click(self.driver, "#post-reading-submit")
+        self.assertFalse(call("GET", "/Api/DataItem", token=token)[1], "an empty heart rate is caught before sending")
+        fill(self.driver, {'[name="heart-rate"]': "72", '[name="steps"]': "1200", '[name="temperature"]': "36.6"})
+        click(self.driver, "#post-reading-submit")
+        wait(self.driver, lambda d: "Sent: 72 bpm" in text(d, "#toasts"), "it is sent")
+        fill(self.driver, {'[name="heart-rate"]': "88"})
+        self.driver.switch_to.active_element.send_keys(Keys.ENTER)
+        wait(self.driver, lambda d: len(call("GET", "/Api/DataItem", token=token)[1]) == 2, "the second, with the keyboard")
+        items = call("GET", "/Api/DataItem", token=token)[1]
+        self.assertEqual([(i["heartBpm"], i["steps"], i["temperature"], i["device"]) for i in items],
+                         [(72, 1200, 36.6, "Phone (web)"), (88, 0, 0, "Phone (web)")])
+        self.assertTrue(no_sideways_scroll(self.driver), "the page fits the phone's width")
+        shot(self.driver, "wearable-post-phone")

@@ -20,7 +20,7 @@ struct DashboardBrowserTests {
         (["test_admin.py", "test_wearable.py", "test_phone.py"],
          ["admin", "admin-staff", "admin-patients", "admin-patient", "admin-projects", "admin-project-data", "admin-patients-phone",
           "admin-projects-phone", "admin-audit", "wearable-register", "wearable-data", "wearable-map", "wearable-data-phone",
-          "wearable-map-phone"]),
+          "wearable-map-phone", "wearable-post-phone"]),
         (["test_homes.py", "test_agents.py"],
          ["homes", "home-plan", "home-device", "home-messages", "home-energy", "home-activity", "home-batteries", "home-new", "homes-phone",
           "home-plan-phone", "agents", "agents-reasoning", "sniffer", "sniffer-phone"]),

@@ -26,6 +26,7 @@ const ROUTES = [
   { pattern: /^#\/sniffer(?:\/([^/]+))?$/, page: 'sniffer', roles: ['admin'] },
   { pattern: /^#\/my-data$/, page: 'wearable-data', roles: ['patient', 'admin'] },
   { pattern: /^#\/map$/, page: 'wearable-map', roles: ['patient', 'admin'] },
+  { pattern: /^#\/post-reading$/, page: 'wearable-post', roles: ['patient', 'admin'] },
 ];
 
 const NAV = [
@@ -38,6 +39,7 @@ const NAV = [
   { href: '#/admin', label: 'Admin', roles: ['admin'] },
   { href: '#/my-data', label: 'My data', roles: ['patient'] },
   { href: '#/map', label: 'Map', roles: ['patient'] },
+  { href: '#/post-reading', label: 'Post reading', roles: ['patient'] },
 ];
 
 let cleanup = null;
