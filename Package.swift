@@ -188,6 +188,7 @@ let package = Package(
                 "SADEIssueTrack", "SADEMonitoring", "SADEServer", "SADEHome", "SADEHomeSQLite", "SADEPostgres", "SADEHealthPostgres",
                 "SADEProcess",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTLS", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),

@@ -18,7 +18,7 @@ struct BenchQuickTests {
     }
 
     /// The suites `sade bench` runs without naming them (peers need PyPI).
-    static let suites = ["spawn", "pingpong", "ring", "bdi", "contractnet", "acl", "ingest", "tcp", "http-ingest", "home"]
+    static let suites = ["spawn", "pingpong", "ring", "bdi", "contractnet", "acl", "ingest", "tcp", "http-ingest", "home", "push"]
 
     @Test("every suite prints finite positive figures, with a ratio wherever there is a baseline")
     func quickJSONHasEveryFigure() async throws {

@@ -31,6 +31,25 @@ struct BenchCertificates {
         return PlatformTLS(certificateFile: path("\(name).pem"), keyFile: path("\(name)-key.pem"), certificateAuthorityFile: path("ca.pem"))
     }
 
+    /// A server certificate for `host` (also valid for 127.0.0.1) signed by the CA: its and its key's file.
+    func server(for host: String) async -> (certificate: String, key: String)? {
+        guard
+            await openssl([
+                "req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-keyout", "\(host)-key.pem", "-out", "\(host).csr",
+                "-subj", "/CN=\(host)",
+            ]),
+            (try? Data("subjectAltName=DNS:\(host),IP:127.0.0.1\n".utf8).write(to: directory.appendingPathComponent("\(host).ext"))) != nil,
+            await openssl([
+                "x509", "-req", "-in", "\(host).csr", "-CA", "ca.pem", "-CAkey", "ca-key.pem", "-CAcreateserial", "-out", "\(host).pem", "-days", "1",
+                "-extfile", "\(host).ext",
+            ])
+        else { return nil }
+        return (path("\(host).pem"), path("\(host)-key.pem"))
+    }
+
+    /// The CA's certificate (what clients trust).
+    var authority: String { path("ca.pem") }
+
     /// The command-line options of `sade platform` for platform `name`.
     func arguments(for tls: PlatformTLS) -> [String] {
         ["--tls-cert", tls.certificateFile, "--tls-key", tls.keyFile, "--tls-ca", tls.certificateAuthorityFile]

@@ -20,7 +20,7 @@ extension BenchSuite {
 enum BenchSuites {
     static let all: [any BenchSuite] = [
         SpawnSuite(), PingPongSuite(), RingSuite(), BDISuite(), ContractNetSuite(), ACLSuite(), IngestSuite(), TCPSuite(),
-        HTTPIngestSuite(), HomeSuite(), PostgresIngestSuite(), PostgresNodesSuite(), PostgresHTTPSuite(), XMPPSuite(),
+        HTTPIngestSuite(), HomeSuite(), PushSuite(), PostgresIngestSuite(), PostgresNodesSuite(), PostgresHTTPSuite(), XMPPSuite(),
     ]
 
     /// The suite called `name`.
