@@ -12,12 +12,15 @@ public struct PushAction: Codable, Hashable, Sendable {
     public let account: String
     /// What to do: `acknowledge` (an alert).
     public let action: String
+    /// When the token was made: a token older than the account's last change of
+    /// credentials (a password reset, sessions ended) is refused.
+    public let issued: Date
     /// When the token stops being good.
     public let expires: Date
     /// The token's own id, so that it is taken once.
     public let id: String
 
-    private enum CodingKeys: String, CodingKey { case notice = "n", account = "a", action = "x", expires = "e", id = "j" }
+    private enum CodingKeys: String, CodingKey { case notice = "n", account = "a", action = "x", issued = "i", expires = "e", id = "j" }
 }
 
 /// Why an action token was refused.
@@ -62,7 +65,7 @@ public struct PushActionTokens: Sendable {
     public func issue(_ action: String, notice: UUID, account: String, now: Date) -> String {
         let id = Base64URL.encode((0..<12).map { _ in UInt8.random(in: .min ... .max) })
         let claim = PushAction(
-            notice: notice, account: account, action: action, expires: now.addingTimeInterval(Self.lifetime).rounded, id: id)
+            notice: notice, account: account, action: action, issued: now.rounded, expires: now.addingTimeInterval(Self.lifetime).rounded, id: id)
         let body = Base64URL.encode((try? Self.encoder.encode(claim)) ?? Data())
         return body + "." + Base64URL.encode(HMAC<SHA256>.authenticationCode(for: Array(body.utf8), using: key))
     }

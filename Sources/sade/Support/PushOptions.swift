@@ -1,6 +1,7 @@
 import ArgumentParser
 import Crypto
 import Foundation
+import Logging
 import SADEPostgres
 import SADEMonitoring
 import SADENotification
@@ -38,6 +39,11 @@ struct PushOptions: ParsableArguments {
                 key = try VAPIDKey.inDirectory(dataDirectory, contact: pushContact)
             }
         } catch { throw ValidationError("\(error)") }
+        if pushContact.hasSuffix("@localhost") {
+            Logger(label: "sade.push").warning(
+                "Apple's push service refuses a localhost contact: give --push-contact a real mailto: or https: URL",
+                metadata: ["contact": "\(pushContact)"])
+        }
         return PushConfiguration(key: key, policy: EndpointPolicy(allowsPrivateAddresses: pushAllowPrivateEndpoints), trustedCAFile: pushCAFile)
     }
 

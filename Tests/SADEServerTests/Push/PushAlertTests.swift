@@ -69,6 +69,14 @@ struct PushAlertTests {
             let audit = try await harness.request(.get, "/api/v1/audit?actor=nurse1&patient=patient-01", token: ward.admin)
             #expect(audit.text.contains("acknowledged from a notification"), "\(audit.text)")
 
+            // Sessions ended (a lost phone): the buttons of earlier pushes stop working.
+            let before = try #require(harness.system.pushActions).issue("acknowledge", notice: UUID(), account: "nurse1", now: harness.system.now())
+            harness.clock.advance(by: .seconds(5))
+            let nurse = try #require(try await harness.system.accounts.account(username: "nurse1"))
+            try await harness.system.accounts.endSessions(of: nurse.id, at: harness.system.now())
+            let lost = try await harness.request(.post, "/api/v1/push/actions", json: ["token": before])
+            #expect(lost.status == .unauthorized && lost.text.contains("credentials"), "\(lost.text)")
+
             // A token's life is 30 minutes.
             let late = try #require(harness.system.pushActions).issue("acknowledge", notice: UUID(), account: "nurse1", now: harness.system.now())
             harness.clock.advance(by: .seconds(31 * 60))

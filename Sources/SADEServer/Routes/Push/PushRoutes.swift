@@ -126,6 +126,10 @@ extension MonitoringServer {
             guard let account = try await system.accounts.account(username: action.account) else {
                 throw APIError.unauthenticated("the account \(action.account) is gone")
             }
+            // A lost phone: once its owner's password is reset or sessions ended, its buttons stop working too.
+            if let changed = account.credentialsChangedAt, action.issued < changed.addingTimeInterval(-1) {
+                throw APIError.unauthenticated("the action token predates the account's last change of credentials: open the app to answer")
+            }
             context.auditNote.caller(account)
             switch action.action {
             case "acknowledge":
