@@ -1,7 +1,6 @@
 import Crypto
 import Foundation
 import SADENotification
-import Synchronization
 
 /// What a one-time action token lets its holder do: `action` on `notice`, as `account`,
 /// until `expires`.
@@ -52,7 +51,7 @@ public struct PushActionTokens: Sendable {
     public static let lifetime: TimeInterval = 30 * 60
 
     private let key: SymmetricKey
-    private let used = UsedTokens()
+    private let used = SpentTokens()
 
     /// Tokens signed with a key derived from `vapid`.
     public init(vapid: VAPIDKey) {
@@ -86,7 +85,7 @@ public struct PushActionTokens: Sendable {
             let bytes = Base64URL.decode(String(parts[0])), let action = try? Self.decoder.decode(PushAction.self, from: Data(bytes))
         else { throw .invalid }
         guard action.expires > now else { throw .expired }
-        guard !used.isTaken(action.id) else { throw .used }
+        guard !used.contains(action.id) else { throw .used }
         return action
     }
 
@@ -106,24 +105,6 @@ public struct PushActionTokens: Sendable {
         decoder.dateDecodingStrategy = .secondsSince1970
         return decoder
     }()
-}
-
-/// The tokens this node has taken, until they expire. (Nodes sharing the key keep their
-/// own: a token replayed on another node within its life is caught by what it does — an
-/// alert acknowledged twice is refused.)
-private final class UsedTokens: Sendable {
-    private let used = Mutex<[String: Date]>([:])
-
-    func isTaken(_ id: String) -> Bool { used.withLock { $0[id] != nil } }
-
-    func take(_ id: String, until expires: Date, now: Date) -> Bool {
-        used.withLock { used in
-            if used.count > 10_000 { used = used.filter { $0.value > now } }
-            guard used[id] == nil else { return false }
-            used[id] = expires
-            return true
-        }
-    }
 }
 
 extension Date {

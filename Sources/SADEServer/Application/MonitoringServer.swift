@@ -31,7 +31,7 @@ public struct MonitoringServer: Sendable {
     /// Failed logins per account, slowing guesses from any number of addresses.
     let loginBackOff: LoginBackOff
     /// The live-stream tickets this node has let in.
-    let usedTickets = UsedTickets()
+    let usedTickets = SpentTokens()
     /// The inspector agents admins send messages from.
     let inspectorDesk: InspectorDesk
     /// Where `GET /metrics` reads.

@@ -7,7 +7,7 @@ struct Authenticator: Sendable {
     let tokens: TokenIssuer
     let accounts: AccountStore
     let devices: DeviceTokens
-    let tickets: UsedTickets
+    let tickets: SpentTokens
 
     /// The token's account, and when a login token expires (`nil` for device tokens).
     func account(forToken token: String) async throws -> (account: UserAccount, expiresAt: Date?) {
