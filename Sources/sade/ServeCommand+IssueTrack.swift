@@ -9,7 +9,8 @@ import SADEPostgres
 
 extension ServeCommand {
     /// The issue track served beside the monitoring, its agents on a platform of their
-    /// own (`company`); the fallback e-mails go through `--smtp` (without it they are
+    /// own (`company`); its people are asked and told through the monitoring's outbox
+    /// (their phones, the dashboard) unless `--issue-answers rule`; the fallback e-mails go through `--smtp` (without it they are
     /// kept, undelivered, and the round says so). With `--demo`, an empty company is
     /// seeded with iMobile's (six employees, Julia and Pedro out of the office).
     ///
@@ -26,14 +27,14 @@ extension ServeCommand {
             let store = try SQLiteCompanyStore(directory: directory)
             let outbox = try NotificationOutbox(directory: directory, channels: channels)
             if demo { try await Self.seedIssueTrack(store, now: outbox.clock.now) }
-            return (IssueTrackOffice(store: store, outbox: outbox, platform: platform), nil)
+            return (IssueTrackOffice(store: store, outbox: outbox, platform: platform, people: issueTrackOptions.people(system, store: store)), nil)
         }
         let store = try await PostgresCompanyStore(pool)
         if demo {
             try await system.oneNodeAtATime("sade demo issue track") { try await Self.seedIssueTrack(store, now: system.now()) }
         }
         let outbox = try await NotificationOutbox(postgres: pool, channels: channels)
-        let office = IssueTrackOffice(store: store, outbox: outbox, platform: platform)
+        let office = IssueTrackOffice(store: store, outbox: outbox, platform: platform, people: issueTrackOptions.people(system, store: store))
         let calls = try await OfficeCalls(
             pool: pool, office: office, node: system.node, logger: Logger(label: "sade.issuetrack.calls"), answering: { system.runsSingletons })
         system.runAsSingleton("the issue track's office", start: { try await office.start() }, stop: { await office.close() })

@@ -58,6 +58,9 @@ struct ServeCommand: AsyncParsableCommand {
     @OptionGroup(title: "Push notifications (Web Push)")
     var push: PushOptions
 
+    @OptionGroup(title: "The issue track")
+    var issueTrackOptions: IssueTrackOptions
+
     @Option(help: "POST every notification to this URL as a signed webhook.")
     var webhook: String?
 

@@ -18,6 +18,8 @@ extension IssueTrackDemo {
             narrator.say("\(name(employee))'s agent", "can take it: \(reason) — propose \(reason.content)")
         case .unreachable(_, let employee):
             narrator.say("\(name(employee))'s agent", "does not answer: not connected")
+        case .declined(_, let declination):
+            narrator.say(name(declination.employee), "\(declination.phrase) — failure \(declination.description)")
         case .taken(let issue, let employee):
             narrator.say("\(name(employee))'s agent", "step 3: confirms that \(name(employee)) took issue \(issue.label); Robert is notified")
         case .finished(let round):
@@ -32,7 +34,7 @@ extension IssueTrackDemo {
             narrator.say(
                 "\(name(resolution.employee))'s agent",
                 "step 4: reports issue \(issue.label) \(resolution.solved ? "solved" : "not solved"): \(resolution.note)")
-        case .answered, .reported: break
+        case .answered, .reported, .decided: break
         }
     }
 

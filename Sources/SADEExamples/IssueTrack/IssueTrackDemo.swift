@@ -69,7 +69,7 @@ public struct IssueTrackDemo: Sendable {
         let tracker = IssueTracker(store: store, outbox: outbox, proposalDeadline: .seconds(10), confirmationTimeout: .seconds(10))
         let robert = IssueAgent(
             employee: try await store.employee(IssueTrackScenario.reporter)!, environment: platform, directory: directory,
-            searchDepth: discovering ? 1 : 0, calendar: outbox.clock, tracker: tracker) { event in Self.tell(event, names: names, narrator: narrator) }
+            searchDepth: discovering ? 1 : 0, calendar: outbox.clock, tracker: tracker, observe: { event in Self.tell(event, names: names, narrator: narrator) })
         do {
             try await robert.start()
             try await within("the colleagues' agents to publish their services") {

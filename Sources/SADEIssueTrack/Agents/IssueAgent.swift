@@ -50,11 +50,13 @@ public final class IssueAgent: Sendable {
     ///   - rules: the paper's rules; the tracker's when there is one.
     ///   - resolveAfter: if set, the employee reports every issue they take as solved this
     ///     long after taking it (a scripted employee, for demos).
+    ///   - ask: asks the employee whether they take an issue they were chosen for
+    ///     (``NotifyIssueWasTaken``); `nil`: they take it by rule, unattended.
     ///   - observe: told what the agent does.
     public init(
         employee: Employee, environment: Environment, directory: AgentIdentifier, searchDepth: Int = 0, calendar: OutboxClock,
         workload: [Issue] = [], reportersPlatform: String? = nil, tracker: IssueTracker? = nil, rules: IssueTrackRules? = nil,
-        resolveAfter: Duration? = nil, observe: @escaping @Sendable (IssueTrackEvent) -> Void = { _ in }
+        resolveAfter: Duration? = nil, ask: AskEmployee? = nil, observe: @escaping @Sendable (IssueTrackEvent) -> Void = { _ in }
     ) {
         let rules = rules ?? tracker?.rules ?? IssueTrackRules()
         self.employee = employee
@@ -64,7 +66,7 @@ public final class IssueAgent: Sendable {
         self.rules = rules
         self.calendar = calendar
         self.observe = observe
-        let taken = NotifyIssueWasTaken(employee: employee.id, rules: rules, calendar: calendar, resolveAfter: resolveAfter, observe: observe)
+        let taken = NotifyIssueWasTaken(employee: employee.id, rules: rules, calendar: calendar, resolveAfter: resolveAfter, ask: ask, observe: observe)
         let results = MessageTemplate(performatives: [.inform], ontology: IssueMessages.ontology)
         agent = Agent(employee.id, on: environment) {
             Belief(.isConnected, true)

@@ -34,6 +34,8 @@ public struct IssueRound: Hashable, Sendable, Codable {
     public internal(set) var proposals: [String: AcceptReason] = [:]
     /// Employees who refused, with the reason their refusal carried.
     public internal(set) var refusals: [String: RefusalReason] = [:]
+    /// Employees chosen who then decided not to take it (*Can't*, or no answer in time).
+    public internal(set) var declined: [String: EmployeeDecision] = [:]
     /// Employees whose agents could not be reached or did not answer in time: not
     /// connected, as far as the reporter can tell.
     public internal(set) var unreachable: [String] = []

@@ -13,7 +13,9 @@ import Synchronization
 /// 3. They are offered the issue in a FIPA Contract Net; their proposals and refusals
 ///    carry their reasons. One proposal is accepted (``IssueTracker/choose``) and its
 ///    employee confirms that they took the issue; the store records the assignment. If
-///    the chosen one is gone before confirming, the others who proposed are asked again.
+///    the chosen one declines (their employee said *Can't* or did not answer: see
+///    ``NotifyIssueWasTaken``) or is gone before confirming, the others who proposed
+///    are asked again.
 /// 4. When nobody is found (or the directory cannot be reached), nobody proposes, or
 ///    nobody chosen confirms, everyone offering the service is e-mailed.
 ///
@@ -93,9 +95,9 @@ public struct InformIssueToSolve: Behaviour {
                 issueAgent.observe(.taken(issue, by: employee))
                 return round
             }
-            // The chosen colleague is gone before confirming: offer it again to the others who proposed.
+            // The chosen colleague declined, or is gone before confirming: offer it again to the others who proposed.
             let gone = Set(outcome.accepted.compactMap { $0.sender.map { String($0.localName) } })
-            for employee in gone.sorted() where !round.unreachable.contains(employee) {
+            for employee in gone.sorted() where round.declined[employee] == nil && !round.unreachable.contains(employee) {
                 round.unreachable.append(employee)
                 issueAgent.observe(.unreachable(issue, employee: employee))
             }
@@ -122,6 +124,11 @@ extension InformIssueToSolve {
             let reason = RefusalReason(content: refusal.content) ?? .unreadableOffer
             round.refusals[employee] = reason
             issueAgent.observe(.refused(issue, by: employee, reason))
+        }
+        for case .failure(let failure) in outcome.results.values {
+            guard let declination = Declination(content: failure.content), failure.sender.map({ String($0.localName) }) == declination.employee else { continue }
+            round.declined[declination.employee] = declination.decision
+            issueAgent.observe(.declined(issue, declination))
         }
         for participant in outcome.unanswered.keys.sorted(by: { $0.name < $1.name }) where !round.unreachable.contains(String(participant.localName)) {
             round.unreachable.append(String(participant.localName))

@@ -8,6 +8,10 @@ import SADENotification
 /// ``IssueTrackRules``: a `propose` whose content is the ``AcceptReason``, or a `refuse`
 /// whose content is the ``RefusalReason``. When its proposal is accepted the issue joins
 /// the employee's workload and the requester is told `(taken :issue N :by id)`.
+///
+/// With ``ask``, the rules only choose whom to ask: once accepted, the employee is asked
+/// (iMobile §IV) and decides. *Can't*, or silence until the question's deadline, is a
+/// `failure` whose content is the ``Declination``; the requester asks the next candidate.
 public struct NotifyIssueWasTaken: AgentPart {
     /// The employee's id.
     public let employee: String
@@ -15,14 +19,18 @@ public struct NotifyIssueWasTaken: AgentPart {
     public let rules: IssueTrackRules
     let calendar: OutboxClock
     let resolveAfter: Duration?
+    /// Asks the employee whether they take an accepted issue; `nil`: they take it by rule.
+    let ask: AskEmployee?
     let observe: @Sendable (IssueTrackEvent) -> Void
 
     /// Creates the behaviour for `employee`; with `resolveAfter`, every issue taken is
-    /// reported solved that long after (a scripted employee).
+    /// reported solved that long after (a scripted employee); with `ask`, the employee
+    /// decides whether to take an accepted issue.
     public init(
-        employee: String, rules: IssueTrackRules, calendar: OutboxClock, resolveAfter: Duration? = nil,
+        employee: String, rules: IssueTrackRules, calendar: OutboxClock, resolveAfter: Duration? = nil, ask: AskEmployee? = nil,
         observe: @escaping @Sendable (IssueTrackEvent) -> Void = { _ in }
     ) {
+        self.ask = ask
         self.employee = employee
         self.rules = rules
         self.calendar = calendar
@@ -49,12 +57,17 @@ public struct NotifyIssueWasTaken: AgentPart {
             case .refuse(let reason):
                 return .refuse(reason.content)
             }
-        } perform: { [employee, resolveAfter, observe] agent, accepted in
+        } perform: { [employee, resolveAfter, ask, observe] agent, accepted in
             let conversation = accepted.conversationID ?? ""
             guard let issue = await agent.beliefs[.openOffers]?[conversation], let id = issue.id else {
                 throw IssueTrackError.noOpenOffer(conversation)
             }
             await agent.setOpenOffer(nil, in: conversation)
+            if let ask {
+                let decision = await ask(issue)
+                observe(.decided(issue, by: employee, decision))
+                guard decision == .take else { throw Declination(employee: employee, decision: decision) }
+            }
             var taken = issue
             taken.status = .inProgress
             taken.assignee = employee

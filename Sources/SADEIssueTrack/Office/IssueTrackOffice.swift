@@ -44,19 +44,30 @@ public actor IssueTrackOffice {
     private var runningRounds: [Int64: Task<Void, Never>] = [:]
     private var reporting: Set<Int64> = []
     private var lastSave: Task<IssueTrackError?, Never>?
+    /// Who is asked and told, when people are in the loop.
+    private let people: IssuePeople?
+    private let questions = IssueQuestions()
 
     /// An office for the company in `store`, with agents on `platform`, e-mailing through
     /// `outbox` — started and stopped with the office unless `ownsOutbox` is false (the
-    /// node's own outbox, shared); nothing runs until ``start()``.
+    /// node's own outbox, shared); nothing runs until ``start()``. With `people`, the
+    /// employee chosen is asked and decides (the reporter's agent waits for the answer
+    /// until the question's deadline, and a little longer), and reporters hear the news.
     public init(
         store: any CompanyStore, outbox: NotificationOutbox, platform: Environment, proposalDeadline: Duration = .seconds(5),
-        confirmationTimeout: Duration = .seconds(5), ownsOutbox: Bool = true
+        confirmationTimeout: Duration = .seconds(5), ownsOutbox: Bool = true, people: IssuePeople? = nil
     ) {
         self.store = store
         self.platform = platform
         self.ownsOutbox = ownsOutbox
-        tracker = IssueTracker(store: store, outbox: outbox, proposalDeadline: proposalDeadline, confirmationTimeout: confirmationTimeout)
+        self.people = people
+        let confirmation = people?.deadline.map { max(confirmationTimeout, $0 + Self.answerMargin) } ?? confirmationTimeout
+        tracker = IssueTracker(store: store, outbox: outbox, proposalDeadline: proposalDeadline, confirmationTimeout: confirmation)
     }
+
+    /// How much longer than a question's deadline the reporter's agent waits for the
+    /// chosen employee's agent to confirm: its answer, after the deadline, has to travel.
+    static let answerMargin: Duration = .seconds(10)
 
     /// Where the calls that need the agents go while the office is closed here (another
     /// node); `nil`: nowhere (this node stops).
@@ -100,6 +111,7 @@ public actor IssueTrackOffice {
     public func close() async {
         isOpen = false
         isStarted = false
+        await questions.closeAll()
         _ = await lastSave?.value  // a save restarting an agent finishes first (and starts none now)
         let stopping = agents.values
         agents = [:]
@@ -246,6 +258,60 @@ public actor IssueTrackOffice {
         return try await store.issue(id) ?? issue
     }
 
+    // MARK: People
+
+    /// The open question with this id (its round is asking it), if any.
+    public func question(_ id: UUID) async throws(IssueTrackError) -> IssueQuestion? {
+        for case .asking(let question) in try await store.rounds(of: nil).values where question.id == id { return question }
+        return nil
+    }
+
+    /// The employee's answer to question `id`: *Take it* makes the issue theirs, *Can't*
+    /// asks the next candidate. Returns once the agent has it; the round goes on.
+    ///
+    /// - Throws: ``IssueTrackError/questionClosed(_:)`` when the question is not open
+    ///   (answered already, or past its deadline).
+    public func answer(_ id: UUID, _ decision: EmployeeDecision) async throws(IssueTrackError) {
+        if let forward = forwardingTo() {
+            try Self.expectDone(try await forward(.answer(id, decision)))
+            return
+        }
+        guard await questions.close(id, with: decision) != nil else { throw .questionClosed(id) }
+    }
+
+    /// Asks `employee` whether they take `issue` (their agent was chosen) and waits for
+    /// the answer; the round shows the question meanwhile.
+    private func ask(_ employee: String, about issue: Issue, within deadline: Duration) async -> EmployeeDecision {
+        guard let id = issue.id else { return .noAnswer }
+        let now = tracker.now
+        let question = IssueQuestion(issue: issue, employee: employee, asked: now, deadline: now.addingTimeInterval(deadline.seconds))
+        await setRound(.asking(question), of: id)
+        await people?.tell(.question(question))
+        let decision = await questions.ask(question, within: deadline)
+        // Not once the round is over (it may have given up waiting) or the office closed: that state stands.
+        if isOpen, runningRounds[id] != nil { await setRound(.running, of: id) }
+        await people?.tell(.closed(question, decision))
+        return decision
+    }
+
+    private func setRound(_ state: RoundState, of id: Int64) async {
+        do {
+            try await store.setRound(state, of: id)
+        } catch {
+            logger.warning("a round's state was not stored", metadata: ["issue": "\(id)", "error": "\(error)"])
+        }
+    }
+
+    /// Tells the reporters what became of their issues.
+    private static func tell(_ people: IssuePeople?, _ event: IssueTrackEvent) {
+        guard let people else { return }
+        switch event {
+        case .taken(let issue, let employee): Task { await people.tell(.taken(issue, by: employee)) }
+        case .resolved(let issue, let resolution): Task { await people.tell(.resolved(issue, resolution)) }
+        default: break
+        }
+    }
+
     // MARK: Calls from other nodes
 
     /// Answers a call another node forwarded; `nil` while the office is closed here (the
@@ -264,6 +330,9 @@ public actor IssueTrackOffice {
                 return .issue(try await register(issue, reporter: reporter))
             case .report(let id, let solved, let note):
                 return .issue(try await report(id, solved: solved, note: note))
+            case .answer(let question, let decision):
+                try await answer(question, decision)
+                return .done
             }
         } catch {
             return .failed(error)
@@ -298,10 +367,14 @@ public actor IssueTrackOffice {
     /// now: a change made while other agents started counts); stopped again at once if
     /// the office closed meanwhile.
     private func startAgent(for employee: Employee) async throws(IssueTrackError) {
+        var ask: AskEmployee?
+        if let deadline = people?.deadline {
+            ask = { [id = employee.id] issue in await self.ask(id, about: issue, within: deadline) }
+        }
         let agent = IssueAgent(
             employee: employee, environment: platform, directory: platform.dfIdentifier, calendar: tracker.outbox.clock,
-            workload: try await store.work(of: employee.id), reportersPlatform: platform.name,
-            tracker: tracker)
+            workload: try await store.work(of: employee.id), reportersPlatform: platform.name, tracker: tracker, ask: ask,
+            observe: { [people] event in Self.tell(people, event) })
         do {
             try await agent.start()
         } catch {
@@ -337,6 +410,7 @@ public enum OfficeCall: Hashable, Sendable, Codable {
     case setConnected(String, Bool)
     case register(Issue, reporter: String)
     case report(Int64, solved: Bool, note: String)
+    case answer(UUID, EmployeeDecision)
 }
 
 /// The open office's answer to an ``OfficeCall``.

@@ -76,6 +76,9 @@ public protocol CompanyStore: Sendable {
 public enum RoundState: Hashable, Sendable, Codable {
     /// Colleagues are being asked.
     case running
+    /// A colleague chosen by the rules is asked whether they take it, and may answer
+    /// until the question's deadline (running still).
+    case asking(IssueQuestion)
     /// The round is over.
     case finished(IssueRound)
 }
@@ -85,6 +88,9 @@ extension CompanyStore {
     public func round(of id: Int64) async throws(IssueTrackError) -> RoundState? {
         try await rounds(of: [id])[id]
     }
+
+    /// How a round running (or asking) is stored, for finding it: `state = running OR state LIKE asking`.
+    static var askingPattern: String { #"{"asking":%"# }
 
     /// A running round's state as stored: the round itself, interrupted, once nothing runs it.
     static func interrupted(_ issue: Issue) -> RoundState {

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Why an issue-track operation failed.
 public enum IssueTrackError: Error, Hashable, Sendable, Codable, CustomStringConvertible {
     /// The database could not be opened, read or written.
@@ -22,6 +24,8 @@ public enum IssueTrackError: Error, Hashable, Sendable, Codable, CustomStringCon
     case agentNotStarted(String, reason: String)
     /// A result for this issue is being reported already.
     case resultPending(Int64)
+    /// The question (by id) is not open: answered already, or past its deadline.
+    case questionClosed(UUID)
     /// The result was sent, but the reporter's agent did not record it in time.
     case resultNotRecorded(Int64)
 
@@ -39,6 +43,7 @@ public enum IssueTrackError: Error, Hashable, Sendable, Codable, CustomStringCon
         case .notInProgress(let id): "issue #\(id) is not in progress: nobody works on it"
         case .agentNotStarted(let id, let reason): "\(id)'s agent could not start: \(reason)"
         case .resultPending(let id): "the result of issue #\(id) is being reported already"
+        case .questionClosed: "that question is closed: it was answered already, or its deadline passed"
         case .resultNotRecorded(let id): "the result of issue #\(id) was sent, but its reporter's agent did not record it in time"
         }
     }

@@ -237,7 +237,8 @@ public struct PostgresCompanyStore: CompanyStore {
             let issues = try await connection.rows(
                 """
                 SELECT \(unescaped: Self.issueColumns) FROM issuetrack_issue
-                WHERE id IN (SELECT issue_id FROM issuetrack_round WHERE state = \(running)) ORDER BY id FOR UPDATE
+                WHERE id IN (SELECT issue_id FROM issuetrack_round WHERE state = \(running) OR state LIKE \(Self.askingPattern))
+                ORDER BY id FOR UPDATE
                 """, pool
             ).map(Self.issue)
             var interrupted: [Int64] = []
@@ -246,7 +247,7 @@ public struct PostgresCompanyStore: CompanyStore {
                 let rows = try await connection.rows(
                     """
                     UPDATE issuetrack_round SET state = \(try StoredRound.encoded(Self.interrupted(issue)))
-                    WHERE issue_id = \(issue.id) AND state = \(running) RETURNING issue_id
+                    WHERE issue_id = \(issue.id) AND (state = \(running) OR state LIKE \(Self.askingPattern)) RETURNING issue_id
                     """, pool)
                 if !rows.isEmpty, let id = issue.id { interrupted.append(id) }
             }

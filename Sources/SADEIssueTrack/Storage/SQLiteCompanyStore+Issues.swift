@@ -76,7 +76,8 @@ extension SQLiteCompanyStore {
         let running = try StoredRound.encoded(.running)
         return try write { db in
             let issues = try Issue.fetchAll(
-                db, sql: "SELECT issue.* FROM issue JOIN issueRound ON issueRound.issueID = issue.id WHERE state = ? ORDER BY issue.id", arguments: [running])
+                db, sql: "SELECT issue.* FROM issue JOIN issueRound ON issueRound.issueID = issue.id WHERE state = ? OR state LIKE ? ORDER BY issue.id",
+                arguments: [running, Self.askingPattern])
             for issue in issues {
                 try db.execute(sql: "UPDATE issueRound SET state = ? WHERE issueID = ?", arguments: [try StoredRound.encoded(Self.interrupted(issue)), issue.id])
             }

@@ -2,8 +2,10 @@ import Foundation
 import SADENotification
 
 /// What the monitoring system's pushes carry besides the notice: an alert's
-/// *Acknowledge* (with its one-time token) and *Open*, a home's messages page, or the app.
+/// *Acknowledge* (with its one-time token) and *Open*, an issue-track question's *Take it*
+/// and *Can't* (the notice's id is the question's), a home's messages page, or the app.
 struct PushDecoration: Sendable {
+
     let tokens: PushActionTokens
     let clock: @Sendable () -> Date
 
@@ -16,9 +18,35 @@ struct PushDecoration: Sendable {
             let token = tokens.issue("acknowledge", notice: notice.id, account: account, now: clock())
             return ("/#/alerts", [.init(action: "acknowledge", title: "Acknowledge", token: token), .init(action: "open", title: "Open")])
         }
+        if key.hasPrefix(IssueNoticeKey.prefix) {
+            guard IssueNoticeKey.isQuestion(key) else { return ("/#/issues", [.init(action: "open", title: "Open")]) }
+            let now = clock()
+            return ("/#/issues", [
+                .init(action: "take", title: "Take it", token: tokens.issue("take", notice: notice.id, account: account, now: now)),
+                .init(action: "decline", title: "Can't", token: tokens.issue("decline", notice: notice.id, account: account, now: now)),
+            ])
+        }
         if key.hasPrefix("home:"), let flat = key.split(separator: ":").dropFirst().first {
             return ("/#/homes/\(flat)/messages", [.init(action: "open", title: "Open")])
         }
         return ("/", [.init(action: "open", title: "Open")])
+    }
+}
+
+/// How the issue track's notices are keyed, so that their pushes carry the right buttons
+/// and a newer one replaces the older on the lock screen.
+public enum IssueNoticeKey {
+    static let prefix = "issue:"
+
+    /// Asking `employee` whether they take issue `issue` (*Take it*, *Can't*): `issue:7:question:tony`.
+    public static func question(_ issue: Int64, to employee: String) -> String { "\(prefix)\(issue):question:\(employee)" }
+    /// Telling the reporter who took issue `issue`.
+    public static func taken(_ issue: Int64) -> String { "\(prefix)\(issue):taken" }
+    /// Telling the reporter whether issue `issue` was solved.
+    public static func result(_ issue: Int64) -> String { "\(prefix)\(issue):result" }
+
+    static func isQuestion(_ key: String) -> Bool {
+        let parts = key.split(separator: ":", omittingEmptySubsequences: false)
+        return parts.count == 4 && parts[0] == "issue" && parts[2] == "question"
     }
 }

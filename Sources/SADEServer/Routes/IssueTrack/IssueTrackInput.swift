@@ -68,6 +68,11 @@ struct ConnectionInput: Decodable {
 }
 
 /// The body of `POST /issues/{id}/resolution`: what the assignee reports.
+/// The asked employee's answer: `{"take": true}` (*Take it*) or `false` (*Can't*).
+struct AnswerInput: Decodable {
+    var take: Bool
+}
+
 struct ResolutionInput: Decodable {
     var solved: Bool
     var note: String

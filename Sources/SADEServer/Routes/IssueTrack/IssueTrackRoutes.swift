@@ -69,6 +69,18 @@ extension MonitoringServer {
             return IssueView(found.issue, round: found.round)
         }
 
+        api.post("issues/:id/answer") { request, context in
+            let office = try issueTrackOffice(for: context)
+            let id = try issueNumber(context)
+            let input = try await request.decode(as: AnswerInput.self, context: context)
+            guard case .asking(let question) = try await office.round(of: id) else {
+                throw APIError.conflict("nobody is being asked about issue #\(id) now")
+            }
+            try await answer(question, input.take ? .take : .decline, as: try context.requireCaller(), in: office, context: context)
+            guard let found = try await office.issue(id) else { throw APIError.notFound(IssueTrackError.unknownIssue(id).description) }
+            return IssueView(found.issue, round: found.round)
+        }
+
         api.post("issues/:id/resolution") { request, context in
             _ = try context.requireAdmin()
             let office = try issueTrackOffice(for: context)
@@ -79,9 +91,21 @@ extension MonitoringServer {
         }
     }
 
+    /// Gives `account`'s answer to `question`: only the employee asked (the account whose
+    /// username or staff id is the employee's id) or an admin answering for them.
+    func answer(
+        _ question: IssueQuestion, _ decision: EmployeeDecision, as account: UserAccount, in office: IssueTrackOffice,
+        context: MonitoringRequestContext
+    ) async throws {
+        let isAsked = account.username == question.employee || account.staffID == question.employee
+        guard isAsked || account.role == .admin else { throw APIError.forbidden("only \(question.employee) or an admin answers that question") }
+        context.auditNote.note(detail: "issue \(question.issue.label): \(decision == .take ? "take it" : "can't") for \(question.employee)")
+        try await office.answer(question.id, decision)
+    }
+
     /// The office, for a staff member (403 for patients and devices; 503 when the server
     /// runs without an issue track).
-    private func issueTrackOffice(for context: MonitoringRequestContext) throws -> IssueTrackOffice {
+    func issueTrackOffice(for context: MonitoringRequestContext) throws -> IssueTrackOffice {
         let caller = try context.requireCaller()
         guard caller.role == .admin || caller.role.isCareWorker else { throw APIError.forbidden("the issue track is for staff") }
         guard let issueTrack else {
@@ -110,7 +134,7 @@ extension APIError {
         switch error {
         case .unknownEmployee, .unknownIssue: self = .notFound(error.description)
         case .unknownService, .invalidEmployeeID: self = .invalid(error.description, code: "invalid-field")
-        case .notInProgress, .noOpenOffer, .notAReporter, .resultPending: self = .conflict(error.description)
+        case .notInProgress, .noOpenOffer, .notAReporter, .resultPending, .questionClosed: self = .conflict(error.description)
         case .resultNotRecorded: self = APIError(.serviceUnavailable, code: "result-not-recorded", message: error.description)
         case .unavailable: self = APIError(.serviceUnavailable, code: "unavailable", message: error.description)
         case .storage, .agentNotStarted:

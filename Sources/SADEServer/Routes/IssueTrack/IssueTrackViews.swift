@@ -76,11 +76,23 @@ struct RoundView: Encodable {
         let reason: String
     }
 
-    /// `running` or `finished`.
+    /// The question open to the employee the rules chose: take it?
+    struct Question: Encodable {
+        let id: UUID
+        let employee: String
+        let asked: Date
+        let deadline: Date
+    }
+
+    /// `running`, `asking` (an employee is asked: ``question``) or `finished`.
     let state: String
+    /// While asking.
+    let question: Question?
     let asked: [String]
     let proposals: [Answer]
     let refusals: [Answer]
+    /// Those chosen who then said *Can't* (`decline`) or did not answer (`no-answer`).
+    let declined: [Answer]
     let unreachable: [String]
     /// `not-offered`, `taken`, `emailed`, `interrupted` or `failed`; absent while running.
     let outcome: String?
@@ -95,12 +107,20 @@ struct RoundView: Encodable {
 
     init(_ state: RoundState) {
         guard case .finished(let round) = state else {
-            (self.state, asked, proposals, refusals, unreachable) = ("running", [], [], [], [])
+            var question: Question?
+            if case .asking(let asking) = state {
+                question = Question(id: asking.id, employee: asking.employee, asked: asking.asked, deadline: asking.deadline)
+            }
+            (self.state, self.question, asked, proposals, refusals, declined, unreachable) = (
+                question == nil ? "running" : "asking", question, [], [], [], [], []
+            )
             (outcome, takenBy, emailedTo, emailDelivery, reason) = (nil, nil, nil, nil, nil)
             return
         }
         self.state = "finished"
+        question = nil
         asked = round.asked
+        declined = round.declined.sorted { $0.key < $1.key }.map { Answer(employee: $0.key, reason: $0.value.rawValue) }
         proposals = round.proposals.sorted { $0.key < $1.key }.map { Answer(employee: $0.key, reason: $0.value.description) }
         refusals = round.refusals.sorted { $0.key < $1.key }.map { Answer(employee: $0.key, reason: $0.value.description) }
         unreachable = round.unreachable

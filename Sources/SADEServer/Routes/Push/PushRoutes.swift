@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import SADEIssueTrack
 import SADEMonitoring
 import SADENotification
 
@@ -149,6 +150,16 @@ extension MonitoringServer {
                 let acknowledged = try await book.acknowledge(alert.id, by: account.staffID ?? account.username)
                 let title = WebPushMessage.withoutSubject(acknowledged.title, acknowledged.patient.rawValue)
                 return PushActionOutcome(action: action.action, notice: action.notice, message: "Acknowledged: \(title)")
+            case "take", "decline":
+                guard let office = issueTrack else { throw APIError(IssueTrackError.unavailable("this server runs without the issue track")) }
+                guard let question = try await office.question(action.notice) else {
+                    throw APIError.conflict(IssueTrackError.questionClosed(action.notice).description)
+                }
+                guard tokens.spend(action, now: system.now()) else { throw APIError.conflict(PushActionError.used.description) }
+                let decision: EmployeeDecision = action.action == "take" ? .take : .decline
+                try await answer(question, decision, as: account, in: office, context: context)
+                let said = decision == .take ? "You take issue \(question.issue.label)" : "Issue \(question.issue.label) goes to someone else"
+                return PushActionOutcome(action: action.action, notice: action.notice, message: said)
             default:
                 throw APIError.invalid("unknown action \(action.action)", code: "invalid-action")
             }
