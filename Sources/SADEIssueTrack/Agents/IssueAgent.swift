@@ -50,13 +50,13 @@ public final class IssueAgent: Sendable {
     ///   - rules: the paper's rules; the tracker's when there is one.
     ///   - resolveAfter: if set, the employee reports every issue they take as solved this
     ///     long after taking it (a scripted employee, for demos).
+    ///   - observe: told what the agent does.
     ///   - ask: asks the employee whether they take an issue they were chosen for
     ///     (``NotifyIssueWasTaken``); `nil`: they take it by rule, unattended.
-    ///   - observe: told what the agent does.
     public init(
         employee: Employee, environment: Environment, directory: AgentIdentifier, searchDepth: Int = 0, calendar: OutboxClock,
         workload: [Issue] = [], reportersPlatform: String? = nil, tracker: IssueTracker? = nil, rules: IssueTrackRules? = nil,
-        resolveAfter: Duration? = nil, ask: AskEmployee? = nil, observe: @escaping @Sendable (IssueTrackEvent) -> Void = { _ in }
+        resolveAfter: Duration? = nil, observe: @escaping @Sendable (IssueTrackEvent) -> Void = { _ in }, ask: AskEmployee? = nil
     ) {
         let rules = rules ?? tracker?.rules ?? IssueTrackRules()
         self.employee = employee

@@ -284,10 +284,11 @@ public actor IssueTrackOffice {
     private func ask(_ employee: String, about issue: Issue, within deadline: Duration) async -> EmployeeDecision {
         guard let id = issue.id else { return .noAnswer }
         let now = tracker.now
+        let until = platform.clock.elapsed + deadline
         let question = IssueQuestion(issue: issue, employee: employee, asked: now, deadline: now.addingTimeInterval(deadline.seconds))
         await setRound(.asking(question), of: id)
         await people?.tell(.question(question))
-        let decision = await questions.ask(question, within: deadline)
+        let decision = await questions.ask(question, until: until, on: platform.clock)
         // Not once the round is over (it may have given up waiting) or the office closed: that state stands.
         if isOpen, runningRounds[id] != nil { await setRound(.running, of: id) }
         await people?.tell(.closed(question, decision))
@@ -373,8 +374,8 @@ public actor IssueTrackOffice {
         }
         let agent = IssueAgent(
             employee: employee, environment: platform, directory: platform.dfIdentifier, calendar: tracker.outbox.clock,
-            workload: try await store.work(of: employee.id), reportersPlatform: platform.name, tracker: tracker, ask: ask,
-            observe: { [people] event in Self.tell(people, event) })
+            workload: try await store.work(of: employee.id), reportersPlatform: platform.name, tracker: tracker,
+            observe: { [people] event in Self.tell(people, event) }, ask: ask)
         do {
             try await agent.start()
         } catch {

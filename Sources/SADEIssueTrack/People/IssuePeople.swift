@@ -1,4 +1,5 @@
 import Foundation
+import SADECore
 
 /// How an ``IssueTrackOffice`` involves the people behind its agents (iMobile §IV): the
 /// employee chosen by the rules is asked and decides, and the reporter hears what became
@@ -32,17 +33,24 @@ public enum IssueNews: Hashable, Sendable {
 
 /// The questions open to employees, each waiting for its answer or its deadline.
 actor IssueQuestions {
-    private var open: [UUID: (question: IssueQuestion, answer: CheckedContinuation<EmployeeDecision, Never>)] = [:]
+    private struct Pending {
+        let question: IssueQuestion
+        let answer: CheckedContinuation<EmployeeDecision, Never>
+        let timer: Task<Void, any Error>
+    }
 
-    /// Puts `question` and waits for its answer; ``EmployeeDecision/noAnswer`` once
-    /// `deadline` (real time) passes.
-    func ask(_ question: IssueQuestion, within deadline: Duration) async -> EmployeeDecision {
+    private var open: [UUID: Pending] = [:]
+
+    /// Puts `question` and waits for its answer; ``EmployeeDecision/noAnswer`` once `clock`
+    /// (the agents' platform clock) reads `deadline` — an instant fixed before the question
+    /// was shown to anyone, so that time counted meanwhile counts.
+    func ask(_ question: IssueQuestion, until deadline: Duration, on clock: PlatformClock) async -> EmployeeDecision {
         await withCheckedContinuation { continuation in
-            open[question.id] = (question, continuation)
-            Task {
-                try? await Task.sleep(for: deadline)
+            let timer = Task {
+                try await clock.sleep(for: deadline - clock.elapsed)
                 self.close(question.id, with: .noAnswer)
             }
+            open[question.id] = Pending(question: question, answer: continuation, timer: timer)
         }
     }
 
@@ -50,9 +58,10 @@ actor IssueQuestions {
     /// past its deadline, or never asked here).
     @discardableResult
     func close(_ id: UUID, with decision: EmployeeDecision) -> IssueQuestion? {
-        guard let (question, answer) = open.removeValue(forKey: id) else { return nil }
-        answer.resume(returning: decision)
-        return question
+        guard let pending = open.removeValue(forKey: id) else { return nil }
+        pending.timer.cancel()
+        pending.answer.resume(returning: decision)
+        return pending.question
     }
 
     /// Closes every open question unanswered (the office closes).

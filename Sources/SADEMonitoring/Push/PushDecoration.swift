@@ -45,7 +45,12 @@ public enum IssueNoticeKey {
     /// Telling the reporter whether issue `issue` was solved.
     public static func result(_ issue: Int64) -> String { "\(prefix)\(issue):result" }
 
+    /// Telling `employee` that the question about issue `issue` closed unanswered: a later
+    /// state of the question (same topic: it replaces the question on the lock screen).
+    public static func closed(_ issue: Int64, to employee: String) -> String { question(issue, to: employee) + "#closed" }
+
     static func isQuestion(_ key: String) -> Bool {
+        guard !key.contains("#") else { return false }
         let parts = key.split(separator: ":", omittingEmptySubsequences: false)
         return parts.count == 4 && parts[0] == "issue" && parts[2] == "question"
     }

@@ -50,7 +50,7 @@ extension IssuePeople {
             return Notice(
                 recipients: [.user(question.employee)], severity: .information, title: "Issue #\(id) went to a colleague",
                 body: "No answer by \(time(question.deadline)): \(question.issue.title)",
-                deduplicationKey: IssueNoticeKey.question(id, to: question.employee))
+                deduplicationKey: IssueNoticeKey.closed(id, to: question.employee))
         case .taken(let issue, let employee):
             guard let id = issue.id, let reporter = issue.reporter else { return nil }
             return Notice(

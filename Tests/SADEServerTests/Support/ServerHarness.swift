@@ -36,7 +36,7 @@ struct ServerHarness: Sendable {
     /// Prometheus registry of their own (bound to the task), shown at `/metrics`.
     static func run(
         configure: (inout ServerConfiguration) -> Void = { _ in }, issueTrack: Bool = true,
-        issueTrackMail: [any NotificationChannel] = [], healthStore: (any HealthStore & ClinicalRegistry)? = nil,
+        issueTrackMail: [any NotificationChannel] = [], issueAnswers: Duration? = nil, healthStore: (any HealthStore & ClinicalRegistry)? = nil,
         accountRecords: (any AccountRecords & DeviceTokenRecords)? = nil, postgres: PostgresPool? = nil,
         push: PushConfiguration? = PushConfiguration(key: VAPIDKey(contact: "mailto:ops@hospital.test")),
         _ body: @Sendable (ServerHarness) async throws -> Void
@@ -45,13 +45,13 @@ struct ServerHarness: Sendable {
         configure(&configuration)
         try await withMetricsFactory(ServerMetrics.factory(PrometheusCollectorRegistry())) { [configuration] in
             try await runMeasured(
-                configuration: configuration, issueTrack: issueTrack, issueTrackMail: issueTrackMail, healthStore: healthStore,
+                configuration: configuration, issueTrack: issueTrack, issueTrackMail: issueTrackMail, issueAnswers: issueAnswers, healthStore: healthStore,
                 accountRecords: accountRecords, postgres: postgres, push: push, body)
         }
     }
 
     private static func runMeasured(
-        configuration: ServerConfiguration, issueTrack: Bool, issueTrackMail: [any NotificationChannel],
+        configuration: ServerConfiguration, issueTrack: Bool, issueTrackMail: [any NotificationChannel], issueAnswers: Duration?,
         healthStore: (any HealthStore & ClinicalRegistry)?, accountRecords: (any AccountRecords & DeviceTokenRecords)?, postgres: PostgresPool?,
         push: PushConfiguration?, _ body: @Sendable (ServerHarness) async throws -> Void
     ) async throws {
@@ -63,10 +63,11 @@ struct ServerHarness: Sendable {
         var office: IssueTrackOffice?
         if issueTrack {
             let company = Environment(name: "company", clock: clock)
+            let store = try SQLiteCompanyStore(directory: nil)
             office = IssueTrackOffice(
-                store: try SQLiteCompanyStore(directory: nil),
+                store: store,
                 outbox: try NotificationOutbox(directory: nil, channels: issueTrackMail, clock: OutboxClock(clock: company.clock, origin: epoch)),
-                platform: company)
+                platform: company, people: issueAnswers.map { .reached(through: system, deadline: $0, store: store) })
         }
         let server = await MonitoringServer(system: system, configuration: configuration, issueTrack: office)
         try await system.start()

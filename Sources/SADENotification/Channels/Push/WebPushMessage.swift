@@ -82,10 +82,11 @@ public struct WebPushMessage: Hashable, Sendable, Codable {
     }
 
     /// The push's `Topic` (RFC 8030 §5.4: at most 32 characters of base64url): the same
-    /// for every notice about one thing (its deduplication key), so the push service
-    /// keeps only the newest undelivered one and the phone shows only the newest.
+    /// for every notice about one thing (its deduplication key, up to a `#`: a key's
+    /// `#fragment` names a later state of that thing, de-duplicated apart from it), so the
+    /// push service keeps only the newest undelivered one and the phone shows only the newest.
     public static func topic(of notice: Notice) -> String {
-        let key = notice.deduplicationKey ?? notice.id.uuidString
+        let key = notice.deduplicationKey.map { String($0.prefix { $0 != "#" }) } ?? notice.id.uuidString
         return String(Base64URL.encode(SHA256.hash(data: Array(key.utf8))).prefix(32))
     }
 

@@ -1,5 +1,6 @@
 // iMobile's issue track inside the server: register an issue on behalf of an employee,
 // see whom their agent asked, who refused and why, who took it (or whom it e-mailed),
+// answer when you are the employee asked (Take it / Can't; admins may answer for them),
 // and, for admins, who is in the office and the assignee's result.
 
 import { api, v1, seg, session } from '../api.js';
@@ -9,7 +10,10 @@ const PRIORITIES = ['critical', 'high', 'medium', 'low'];
 const POLL_MS = 1000;
 
 export async function render(main) {
-  const isAdmin = session.get().user.role === 'admin';
+  const user = session.get().user;
+  const isAdmin = user.role === 'admin';
+  // The employee asked answers (their account's username or staff id is their id), or an admin for them.
+  const mayAnswer = (employee) => isAdmin || user.username === employee || user.staffID === employee;
   let company = await api(v1('company'));
   let issues = await api(v1('issues'));
   const names = () => Object.fromEntries(company.employees.map((e) => [e.id, e.name]));
@@ -27,17 +31,19 @@ export async function render(main) {
     const reloading = ++reloads;
     const [freshCompany, freshIssues] = await Promise.all([api(v1('company')), api(v1('issues'))]);
     if (reloading !== reloads || gone) return;
+    // Unchanged: not drawn again, so that a button about to be pressed (Take it) stays put.
+    if (JSON.stringify([freshCompany, freshIssues]) === JSON.stringify([company, issues])) return;
     [company, issues] = [freshCompany, freshIssues];
     draw();
   };
-  // While a round runs, ask again every second: it ends within the agents' deadlines.
+  // While a round runs, ask again every second: it ends within the agents' (and the people's) deadlines.
   const poll = () => {
     clearTimeout(timer);
-    if (gone || !issues.some((i) => i.round && i.round.state === 'running')) return;
+    if (gone || !issues.some((i) => i.round && (i.round.state === 'running' || i.round.state === 'asking'))) return;
     timer = setTimeout(() => reload().then(poll).catch(() => poll()), POLL_MS);
   };
   const draw = () => {
-    replace(table, issues.length ? issueTable(issues, name, isAdmin, () => reload().then(poll)) : h('p', { class: 'muted' }, 'No issues yet.'));
+    replace(table, issues.length ? issueTable(issues, name, isAdmin, mayAnswer, () => reload().then(poll)) : h('p', { class: 'muted' }, 'No issues yet.'));
     replace(people, employeeTable(company, isAdmin, reload));
   };
 
@@ -115,7 +121,7 @@ function employeeTable(company, isAdmin, changed) {
     })));
 }
 
-function issueTable(issues, name, isAdmin, changed) {
+function issueTable(issues, name, isAdmin, mayAnswer, changed) {
   return h('table', { class: 'issues' },
     h('thead', {}, h('tr', {}, ['#', 'Issue', 'Priority', 'Service', 'Due', 'Status', 'Who took it'].map((t) => h('th', { scope: 'col' }, t)))),
     h('tbody', {}, issues.map((issue) => h('tr', { dataset: { issue: String(issue.id), status: issue.status } },
@@ -126,17 +132,19 @@ function issueTable(issues, name, isAdmin, changed) {
       h('td', {}, issue.service),
       h('td', {}, when(issue.deadline)),
       h('td', { class: 'status' }, issue.status, issue.resolutionNote ? h('br') : null, issue.resolutionNote ? h('small', {}, issue.resolutionNote) : null),
-      h('td', { class: 'outcome' }, roundSummary(issue, name), isAdmin && issue.status === 'in-progress' ? resolutionForm(issue, name, changed) : null)))));
+      h('td', { class: 'outcome' }, roundSummary(issue, name, mayAnswer, changed), isAdmin && issue.status === 'in-progress' ? resolutionForm(issue, name, changed) : null)))));
 }
 
 /** Whom the reporter's agent asked, their answers, and how the round ended. */
-function roundSummary(issue, name) {
+function roundSummary(issue, name, mayAnswer, changed) {
   const round = issue.round;
   if (!round) return issue.assignee ? h('span', {}, `${name(issue.assignee)}`) : h('span', { class: 'muted' }, '–');
   if (round.state === 'running') return h('span', { class: 'running', role: 'status' }, 'asking colleagues…');
+  if (round.state === 'asking') return questionBox(issue, round.question, name, mayAnswer(round.question.employee), changed);
   const lines = [];
   if (round.asked.length) lines.push(`asked ${round.asked.map(name).join(', ')}`);
   round.refusals.forEach((r) => lines.push(`${name(r.employee)} refused: ${r.reason}`));
+  (round.declined || []).forEach((d) => lines.push(`${name(d.employee)} ${d.reason === 'decline' ? "can't take it" : 'did not answer in time'}`));
   round.unreachable.forEach((id) => lines.push(`${name(id)} did not answer`));
   let result;
   switch (round.outcome) {
@@ -147,6 +155,24 @@ function roundSummary(issue, name) {
     default: result = h('span', {}, `${round.outcome}${round.reason ? `: ${round.reason}` : ''}`);
   }
   return h('div', {}, result, lines.length ? h('ul', { class: 'round-answers' }, lines.map((l) => h('li', {}, l))) : null);
+}
+
+/** The question open to the employee the rules chose, with Take it / Can't for them (or an admin). */
+function questionBox(issue, question, name, answers, changed) {
+  const until = new Date(question.deadline).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+  const box = errorBox();
+  const answer = (take) => {
+    const button = h('button', { type: 'button', class: take ? 'small take' : 'small secondary decline' }, take ? 'Take it' : "Can't");
+    button.addEventListener('click', () => busy(button, box, async () => {
+      await api(v1(`issues/${seg(issue.id)}/answer`), { method: 'POST', body: { take } });
+      toast(take ? `Issue #${issue.id} is ${name(question.employee)}'s.` : `Issue #${issue.id} goes to the next colleague.`);
+      await changed();
+    }));
+    return button;
+  };
+  return h('div', { class: 'question', dataset: { employee: question.employee } },
+    h('span', { class: 'running asking', role: 'status' }, `asking ${name(question.employee)}: take it? (until ${until})`),
+    answers ? h('div', { class: 'answer' }, answer(true), ' ', answer(false), box) : null);
 }
 
 /** Reports the assignee's result on their behalf (admins). */
