@@ -1,8 +1,9 @@
-"""The issue track on the dashboard (iMobile §IV inside sade serve): a nurse registers a
-critical issue and sees Robert's agent find Tony; an admin sees the next one e-mailed
-when nobody can take it, reports Tony's result, and brings Julia back to the office so
-that she takes a prototyping issue. One flow, in order: each round depends on who is
-busy after the one before."""
+"""The issue track on the dashboard (iMobile §IV inside sade serve, people in the loop): a
+nurse registers a critical issue and sees Robert's agent choose Tony and ask him; the
+question is Tony's (or an admin's for him), so the nurse has no buttons; the admin presses
+*Take it* for Tony, sees the next issue e-mailed when nobody can take it, reports Tony's
+result, and brings Julia back to the office so that she is asked and takes a prototyping
+issue. One flow, in order: each round depends on who is busy after the one before."""
 
 from sade_browser import DashboardTestCase, call, choose, click, css, fill, login, no_sideways_scroll, shot, text, token, unique, wait
 
@@ -18,6 +19,16 @@ def register(driver, title, priority, service):
         "const r = [...document.querySelectorAll('#issue-list tr[data-issue]')].find(r => r.querySelector('strong')?.textContent === arguments[0]);"
         "return r ? r.dataset.issue : null;", title), f"issue {title} is listed")
     return f'#issue-list tr[data-issue="{number}"]'
+
+
+def asking(driver, row, employee):
+    """Waits until the row's round asks `employee` (an employee id) whether they take it."""
+    wait(driver, lambda d: css(d, f'{row} .question[data-employee="{employee}"]'), f"the round of {row} asks {employee}")
+
+
+def take(driver, row):
+    """Presses Take it on the row's open question."""
+    click(driver, f"{row} .question button.take")
 
 
 def finished(driver, row):
@@ -37,11 +48,9 @@ class IssueTrackTests(DashboardTestCase):
 
         outage = unique("Office network down")
         row = register(driver, outage, "critical", "infrastructure")
-        outcome = finished(driver, row)
-        self.assertIn("taken by Tony Almeida", outcome)
-        self.assertIn("Maria Costa refused: is busy with critical issue #1", outcome)
-        self.assertIn("Pedro Alves refused: is not connected to the company network", outcome)
-        self.assertEqual(text(driver, f"{row} .status").strip(), "in-progress")
+        asking(driver, row, "tony")
+        self.assertIn("asking Tony Almeida: take it?", text(driver, f"{row} .question"))
+        self.assertEqual(css(driver, f"{row} .question button"), [], "the question is Tony's, not the nurse's")
         driver.execute_script("document.querySelector(arguments[0]).scrollIntoView()", row)
         shot(driver, "issues")
 
@@ -49,6 +58,13 @@ class IssueTrackTests(DashboardTestCase):
         login(driver, "admin")
         driver.get(driver.current_url.split("#")[0] + "#/issues")
         wait(driver, lambda d: css(d, row), "the admin sees the nurse's issue")
+        asking(driver, row, "tony")
+        take(driver, row)
+        outcome = finished(driver, row)
+        self.assertIn("taken by Tony Almeida", outcome)
+        self.assertIn("Maria Costa refused: is busy with critical issue #1", outcome)
+        self.assertIn("Pedro Alves refused: is not connected to the company network", outcome)
+        self.assertEqual(text(driver, f"{row} .status").strip(), "in-progress")
 
         # Tony is now busy with an urgent issue, Maria too, Pedro away: nobody takes the next.
         second = register(driver, unique("Backup server unreachable"), "critical", "infrastructure")
@@ -73,6 +89,8 @@ class IssueTrackTests(DashboardTestCase):
         status, company = call("GET", "/api/v1/company", token=admin)
         self.assertTrue(next(e for e in company["employees"] if e["id"] == "julia")["connected"])
         prototype = register(driver, unique("Prototype for the client demo"), "high", "prototyping")
+        asking(driver, prototype, "julia")
+        take(driver, prototype)
         self.assertIn("taken by Julia Rocha", finished(driver, prototype))
         driver.execute_script("document.querySelector(arguments[0]).scrollIntoView()", row)
         shot(driver, "issues-admin")

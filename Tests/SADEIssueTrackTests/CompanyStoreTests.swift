@@ -97,7 +97,10 @@ struct CompanyStoreTests {
         let runningID = try #require(running.id), otherID = try #require(other.id)
         #expect(try await store.round(of: runningID) == nil)
         try await store.setRound(.running, of: runningID)
-        try await store.setRound(.running, of: otherID)
+        // A round asking an employee is running too; its question comes back whole.
+        let question = IssueQuestion(issue: other, employee: "tony", asked: now, deadline: now.addingTimeInterval(120))
+        try await store.setRound(.asking(question), of: otherID)
+        #expect(try await store.round(of: otherID) == .asking(question))
         let finished = try await store.interruptRunningRounds().sorted()
         #expect(finished == [runningID, otherID])
 

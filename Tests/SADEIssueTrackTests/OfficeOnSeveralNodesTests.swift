@@ -19,12 +19,12 @@ struct OfficeOnSeveralNodesTests {
         let calls: OfficeCalls
         let mail = RecordingMailChannel()
 
-        init(_ name: String, database url: String, patience: Duration = .seconds(15)) async throws {
+        init(_ name: String, database url: String, patience: Duration = .seconds(15), people: IssuePeople? = nil) async throws {
             let pool = try await CompanyBackend.pool(url)
             let platform = Environment(name: "company", clock: ManualClock())
             let outbox = try await NotificationOutbox(
                 postgres: pool, channels: [mail], clock: OutboxClock(clock: platform.clock, origin: Office.origin))
-            office = IssueTrackOffice(store: try await PostgresCompanyStore(pool), outbox: outbox, platform: platform)
+            office = IssueTrackOffice(store: try await PostgresCompanyStore(pool), outbox: outbox, platform: platform, people: people)
             calls = try await OfficeCalls(pool: pool, office: office, node: name, patience: patience, logger: Logger(label: "test.\(name)"))
             await calls.start()
         }
@@ -42,6 +42,32 @@ struct OfficeOnSeveralNodesTests {
         try await IssueTrackScenario.seed(store, now: Office.origin)
         for employee in IssueTrackScenario.outOfOffice { try await store.setConnected(employee, false) }
         return url
+    }
+
+    @Test("with people in the loop, the question shows on both nodes, and Tony's answer given on the node without the office reaches the one with it")
+    func answeredOnTheOtherNode() async throws {
+        let url = try await Self.company()
+        let (questions, asked) = AsyncStream.makeStream(of: IssueQuestion.self)
+        let people = IssuePeople(deadline: .seconds(120)) { news in
+            if case .question(let question) = news { asked.yield(question) }
+        }
+        let (open, closed) = (try await Node("node-a", database: url, people: people), try await Node("node-b", database: url, people: people))
+        try await open.office.start()
+        let stored = try await closed.office.register(Office.issue(.critical, dueInHours: 20), reporter: "robert")
+        let id = try #require(stored.id)
+        var questionsAsked = questions.makeAsyncIterator()
+        let question = try #require(await questionsAsked.next())
+        #expect(question.employee == "tony" && question.issue.id == id, "Maria is busy, Pedro away: Tony is asked")
+        #expect(try await closed.office.round(of: id) == .asking(question))
+        #expect(try await closed.office.question(question.id) == question)
+
+        try await closed.office.answer(question.id, .take)
+        let round = try #require(try await open.office.finishedRound(of: id))
+        #expect(round.result == .taken(by: "tony") && round.declined.isEmpty)
+        await #expect(throws: IssueTrackError.questionClosed(question.id)) { try await closed.office.answer(question.id, .decline) }
+        #expect(try await closed.office.question(question.id) == nil)
+        await open.stop()
+        await closed.stop()
     }
 
     @Test("a node without the office registers an issue, brings an employee back and reports a result through the node with it")

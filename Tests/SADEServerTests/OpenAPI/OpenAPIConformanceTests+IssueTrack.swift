@@ -30,6 +30,10 @@ extension OpenAPIConformanceTests {
         try await log.call(.get, "/api/v1/issues", token: ward.nurse1)
         try await log.call(.get, "/api/v1/issues/{id}", "/api/v1/issues/\(id)", token: ward.doctor1)
         try await log.call(.get, "/api/v1/issues/{id}", "/api/v1/issues/999", token: ward.doctor1)
+        let answer = "/api/v1/issues/{id}/answer"
+        try await log.call(.post, answer, "/api/v1/issues/\(id)/answer", token: ward.admin, json: ["take": true])
+        try await log.call(.post, answer, "/api/v1/issues/\(id)/answer", token: ward.admin, raw: #"{"take": "yes"}"#)
+        try await log.call(.post, answer, "/api/v1/issues/\(id)/answer", token: ward.patient, json: ["take": true])
         let resolution = "/api/v1/issues/{id}/resolution"
         try await log.call(.post, resolution, "/api/v1/issues/\(id)/resolution", token: ward.admin, json: ResolutionBody(solved: true, note: "replaced"))
         try await log.call(.post, resolution, "/api/v1/issues/\(id)/resolution", token: ward.admin, json: ResolutionBody(solved: true, note: "again"))

@@ -51,6 +51,7 @@ export async function render(main) {
     h('h1', { tabindex: -1 }, 'Issue track'),
     h('p', { class: 'muted' }, `${company.name || 'The company'}: each employee's agent publishes their services in the directory. `
       + 'A critical issue, or a high one due within two days, is offered to the agents offering its service (Contract Net); '
+      + 'the employee whose agent the rules choose is asked on their phone and here (Take it / Can\'t) and decides; '
       + 'when nobody takes it, everyone offering the service is e-mailed.'),
     h('div', { class: 'columns' }, registerForm(company, async (issue) => {
       reloads++;  // whatever reload is on its way predates this issue
