@@ -3,8 +3,9 @@ import SADENotification
 
 /// What the monitoring system's pushes carry besides the notice: an alert's
 /// *Acknowledge* (with its one-time token) and *Open*, an issue-track question's *Take it*
-/// and *Can't* (the notice's id is the question's), a home's messages page, or the app.
-struct PushDecoration: Sendable {
+/// and *Can't* (the notice's id is the question's), a home alarm's *Confirm* and its
+/// messages page, or the app.
+public struct PushDecoration: Sendable {
 
     let tokens: PushActionTokens
     let clock: @Sendable () -> Date
@@ -12,6 +13,13 @@ struct PushDecoration: Sendable {
     /// The url and buttons of the push of `notice` to `account`. (An alert's token names
     /// the notice: the alert is looked up when the button is pressed, as the book may
     /// record it only after the push went out.)
+    /// The flat a home message's notice is about, from its key `home:<flat>:<message key>`.
+    public static func flat(ofHomeKey key: String) -> Int64? {
+        let parts = key.split(separator: ":", maxSplits: 2)
+        guard parts.count == 3, parts[0] == "home" else { return nil }
+        return Int64(parts[1])
+    }
+
     func decorate(_ notice: Notice, for account: String) -> (url: String, actions: [WebPushMessage.Action]) {
         let key = notice.deduplicationKey ?? ""
         if key.hasPrefix(AlertDispatcher.keyPrefix), notice.severity.needsAcknowledgement {
@@ -26,8 +34,11 @@ struct PushDecoration: Sendable {
                 .init(action: "decline", title: "Can't", token: tokens.issue("decline", notice: notice.id, account: account, now: now)),
             ])
         }
-        if key.hasPrefix("home:"), let flat = key.split(separator: ":").dropFirst().first {
-            return ("/#/homes/\(flat)/messages", [.init(action: "open", title: "Open")])
+        if let flat = Self.flat(ofHomeKey: key) {
+            let open = WebPushMessage.Action(action: "open", title: "Open")
+            guard notice.severity.needsAcknowledgement else { return ("/#/homes/\(flat)/messages", [open]) }
+            let token = tokens.issue("confirm", notice: notice.id, account: account, now: clock())
+            return ("/#/homes/\(flat)/messages", [.init(action: "confirm", title: "Confirm", token: token), open])
         }
         return ("/", [.init(action: "open", title: "Open")])
     }

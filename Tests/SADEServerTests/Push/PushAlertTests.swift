@@ -1,5 +1,6 @@
 import Foundation
 import SADEHealth
+import SADEHome
 import SADEMonitoring
 import SADENotification
 import SADETestSupport
@@ -82,6 +83,48 @@ struct PushAlertTests {
             harness.clock.advance(by: .seconds(31 * 60))
             let expired = try await harness.request(.post, "/api/v1/push/actions", json: ["token": late])
             #expect(expired.status == .unauthorized && expired.text.contains("expired"), "\(expired.text)")
+        }
+    }
+}
+
+extension PushAlertTests {
+    @Test("a flat's smoke alarm reaches its carer's phone with Confirm; pressing it confirms the message as her, once")
+    func homeAlarmConfirmedFromThePhone() async throws {
+        let authority = try await TestCertificateAuthority.make()
+        defer { authority.remove() }
+        let service = try await TestServer.pushService(subscribers: 1, authority: authority)
+        defer { service.process.terminate() }
+        let browser = try #require(try service.pushSubscribers().first)
+        let push = PushConfiguration(
+            key: VAPIDKey(contact: "mailto:ops@hospital.test"), policy: EndpointPolicy(allowsPrivateAddresses: true),
+            trustedCAFile: authority.certificateAuthority)
+        try await ServerHarness.run(push: push) { harness in
+            let ward = try await AdminWard.seed(in: harness)
+            let subscribed = try await harness.request(.post, "/api/v1/push/subscriptions", token: ward.nurse1, json: BrowserSubscription(browser))
+            try #require(subscribed.status == .created, "\(subscribed.text)")
+            let (flat, _, smoke) = try await HomePagesAPITests.flat(harness, ward: ward)
+            let events = await harness.system.outbox.events()
+            let now = harness.system.now()
+            try await harness.system.home.ingest([StateEvent(device: smoke, value: 0, time: now), StateEvent(device: smoke, value: 1, time: now)], flat: flat.id)
+            for await event in events { if case .delivered(_, "push") = event { break } }
+
+            let pushes = try service.received()
+            try #require(pushes.count == 1)
+            let payload = try #require(pushes[0]["payload"] as? [String: Any])
+            #expect(payload["url"] as? String == "/#/homes/\(flat.id)/messages")
+            let actions = try #require(payload["actions"] as? [[String: Any]])
+            #expect(actions.compactMap { $0["action"] as? String } == ["confirm", "open"])
+            let token = try #require(actions.first?["token"] as? String)
+            let pressed = try await harness.request(.post, "/api/v1/push/actions", json: ["token": token])
+            #expect(pressed.status == .ok, "\(pressed.text)")
+            #expect((pressed.object?["message"] as? String)?.hasPrefix("Confirmed") == true, "\(pressed.text)")
+            let messages = try await harness.request(.get, "/api/v1/homes/\(flat.id)/messages?state=all", token: ward.nurse1)
+            let message = try #require((messages.array as? [[String: Any]])?.first { $0["class"] as? String == "alarm" }, "\(messages.text)")
+            #expect(message["state"] as? String == "confirmed" && message["confirmed_by"] as? String == "nurse1", "\(message)")
+            let again = try await harness.request(.post, "/api/v1/push/actions", json: ["token": token])
+            #expect(again.status == .conflict, "\(again.text)")
+            let audit = try await harness.request(.get, "/api/v1/audit?actor=nurse1", token: ward.admin)
+            #expect(audit.text.contains("confirmed from a notification"), "\(audit.text)")
         }
     }
 }

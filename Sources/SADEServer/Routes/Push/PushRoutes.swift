@@ -150,6 +150,21 @@ extension MonitoringServer {
                 let acknowledged = try await book.acknowledge(alert.id, by: account.staffID ?? account.username)
                 let title = WebPushMessage.withoutSubject(acknowledged.title, acknowledged.patient.rawValue)
                 return PushActionOutcome(action: action.action, notice: action.notice, message: "Acknowledged: \(title)")
+            case "confirm":
+                // A home alarm: its notice names the flat; the open message it raised is confirmed, as on the messages page.
+                guard let notice = try await system.outbox.notification(action.notice),
+                    let flatID = notice.deduplicationKey.flatMap(PushDecoration.flat(ofHomeKey:))
+                else { throw APIError.notFound("no home alarm of notice \(action.notice)") }
+                let flat = try await system.home.store.flat(flatID)
+                guard account.role != .device, HomeAccess.may(account, see: flat) else { throw APIError.forbidden("flat \(flatID) is not one of yours") }
+                let open = try await system.home.store.messages(flat: flatID, states: [.open], from: nil, to: nil).first { $0.notice == action.notice }
+                guard let message = open else {
+                    throw APIError.conflict("the message of that notification is no longer open: confirmed or expired already")
+                }
+                guard tokens.spend(action, now: system.now()) else { throw APIError.conflict(PushActionError.used.description) }
+                let confirmed = try await system.home.confirm(message: message.id, by: account.username)
+                context.auditNote.note(detail: "home message \(confirmed.id) of flat \(flatID) confirmed from a notification")
+                return PushActionOutcome(action: action.action, notice: action.notice, message: "Confirmed: \(confirmed.title)")
             case "take", "decline":
                 guard let office = issueTrack else { throw APIError(IssueTrackError.unavailable("this server runs without the issue track")) }
                 guard let question = try await office.question(action.notice) else {
