@@ -188,4 +188,16 @@ struct IssueRoundTests {
         #expect(round.result == .emailed(to: ["maria@acme.example", "pedro@acme.example", "tony@acme.example"], delivery: .delivered))
         #expect(mail.delivered.count == 1)
     }
+
+    @Test("a round stored before employees were asked (no `declined`) still reads, with nobody declined")
+    func roundStoredBeforeDeclinations() async throws {
+        let office = try await Office()
+        let robert = try await office.reporter()
+        _ = try await office.colleague("tony")
+        let round = try await robert.register(Office.issue(.critical, dueInHours: 20))
+        var stored = try #require(try JSONSerialization.jsonObject(with: try JSONEncoder().encode(round)) as? [String: Any])
+        #expect(stored.removeValue(forKey: "declined") != nil, "rounds are stored with their declinations now")
+        let old = try JSONDecoder().decode(IssueRound.self, from: try JSONSerialization.data(withJSONObject: stored))
+        #expect(old == round && old.declined.isEmpty)
+    }
 }

@@ -46,6 +46,20 @@ public struct IssueRound: Hashable, Sendable, Codable {
         self.issue = issue
     }
 
+    private enum CodingKeys: String, CodingKey { case issue, asked, proposals, refusals, declined, unreachable, result }
+
+    /// Reads a round as stored; one stored before employees were asked has no `declined`.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        issue = try container.decode(Issue.self, forKey: .issue)
+        asked = try container.decode([String].self, forKey: .asked)
+        proposals = try container.decode([String: AcceptReason].self, forKey: .proposals)
+        refusals = try container.decode([String: RefusalReason].self, forKey: .refusals)
+        declined = try container.decodeIfPresent([String: EmployeeDecision].self, forKey: .declined) ?? [:]
+        unreachable = try container.decode([String].self, forKey: .unreachable)
+        result = try container.decode(Result.self, forKey: .result)
+    }
+
     /// The employee who took the issue, if any.
     public var takenBy: String? {
         if case .taken(let employee) = result { employee } else { nil }

@@ -47,6 +47,10 @@ public actor IssueTrackOffice {
     /// Who is asked and told, when people are in the loop.
     private let people: IssuePeople?
     private let questions = IssueQuestions()
+    /// Rounds whose end is stored (or on its way): a question's state never overwrites it.
+    private var endedRounds: Set<Int64> = []
+    /// The last write of a round's state: writes are stored one after the other, in the order made.
+    private var lastRoundWrite: Task<Void, Never>?
 
     /// An office for the company in `store`, with agents on `platform`, e-mailing through
     /// `outbox` — started and stopped with the office unless `ownsOutbox` is false (the
@@ -111,11 +115,11 @@ public actor IssueTrackOffice {
     public func close() async {
         isOpen = false
         isStarted = false
-        await questions.closeAll()
         _ = await lastSave?.value  // a save restarting an agent finishes first (and starts none now)
         let stopping = agents.values
         agents = [:]
         for agent in stopping { await agent.stop() }
+        await questions.closeAll()  // after the agents: an answer now reaches nobody, and nobody is asked next
         let rounds = runningRounds.values
         for round in rounds { await round.value }
     }
@@ -163,7 +167,10 @@ public actor IssueTrackOffice {
 
     private func replaceAgent(with employee: Employee) async throws(IssueTrackError) {
         try await store.save(employee)
-        if let running = agents.removeValue(forKey: employee.id) { await running.stop() }
+        if let running = agents.removeValue(forKey: employee.id) {
+            await running.stop()
+            await questions.closeAll(of: employee.id)  // their stopped agent could not act on an answer
+        }
         // Read after the wait: a presence change or another save may have come meanwhile.
         guard let stored = try await store.employee(employee.id) else { throw .unknownEmployee(employee.id) }
         guard isOpen else { return }  // closed meanwhile: the next office starts the agent
@@ -282,25 +289,35 @@ public actor IssueTrackOffice {
     /// Asks `employee` whether they take `issue` (their agent was chosen) and waits for
     /// the answer; the round shows the question meanwhile.
     private func ask(_ employee: String, about issue: Issue, within deadline: Duration) async -> EmployeeDecision {
-        guard let id = issue.id else { return .noAnswer }
+        guard let id = issue.id, isOpen, runningRounds[id] != nil, !endedRounds.contains(id) else { return .noAnswer }
         let now = tracker.now
-        let until = platform.clock.elapsed + deadline
         let question = IssueQuestion(issue: issue, employee: employee, asked: now, deadline: now.addingTimeInterval(deadline.seconds))
-        await setRound(.asking(question), of: id)
+        // Open before anyone sees it: an answer can come as soon as it is stored or pushed.
+        await questions.open(question, until: platform.clock.elapsed + deadline, on: platform.clock)
+        await writeRound(.asking(question), of: id, whileRunning: true)
         await people?.tell(.question(question))
-        let decision = await questions.ask(question, until: until, on: platform.clock)
-        // Not once the round is over (it may have given up waiting) or the office closed: that state stands.
-        if isOpen, runningRounds[id] != nil { await setRound(.running, of: id) }
+        let decision = await questions.answer(to: question.id)
+        guard isOpen else { return decision }  // closing: the round is interrupted, nobody is told anything
+        await writeRound(.running, of: id, whileRunning: true)
         await people?.tell(.closed(question, decision))
         return decision
     }
 
-    private func setRound(_ state: RoundState, of id: Int64) async {
-        do {
-            try await store.setRound(state, of: id)
-        } catch {
-            logger.warning("a round's state was not stored", metadata: ["issue": "\(id)", "error": "\(error)"])
+    /// Stores a round's state once every write made before it is stored; a running
+    /// round's (`whileRunning`) only if the round has not ended meanwhile.
+    private func writeRound(_ state: RoundState, of id: Int64, whileRunning: Bool = false) async {
+        let previous = lastRoundWrite
+        let write = Task {
+            _ = await previous?.value
+            if whileRunning, endedRounds.contains(id) { return }
+            do {
+                try await store.setRound(state, of: id)
+            } catch {
+                logger.warning("a round's state was not stored", metadata: ["issue": "\(id)", "error": "\(error)"])
+            }
         }
+        lastRoundWrite = write
+        await write.value
     }
 
     /// Tells the reporters what became of their issues.
@@ -395,11 +412,8 @@ public actor IssueTrackOffice {
     }
 
     private func finish(_ id: Int64, _ round: IssueRound) async {
-        do {
-            try await store.setRound(.finished(round), of: id)
-        } catch {
-            logger.error("a round's outcome was not stored", metadata: ["issue": "\(id)", "error": "\(error)"])
-        }
+        endedRounds.insert(id)
+        await writeRound(.finished(round), of: id)
         runningRounds[id] = nil
     }
 }

@@ -31,41 +31,59 @@ public enum IssueNews: Hashable, Sendable {
     case resolved(Issue, Resolution)
 }
 
-/// The questions open to employees, each waiting for its answer or its deadline.
+/// The questions open to employees: each opened (its deadline running) before anyone is
+/// shown it, so that an answer never comes too early; then awaited until answered or past
+/// its deadline.
 actor IssueQuestions {
     private struct Pending {
         let question: IssueQuestion
-        let answer: CheckedContinuation<EmployeeDecision, Never>
         let timer: Task<Void, any Error>
+        var decision: EmployeeDecision?
+        var waiter: CheckedContinuation<EmployeeDecision, Never>?
     }
 
-    private var open: [UUID: Pending] = [:]
+    private var pending: [UUID: Pending] = [:]
 
-    /// Puts `question` and waits for its answer; ``EmployeeDecision/noAnswer`` once `clock`
-    /// (the agents' platform clock) reads `deadline` — an instant fixed before the question
-    /// was shown to anyone, so that time counted meanwhile counts.
-    func ask(_ question: IssueQuestion, until deadline: Duration, on clock: PlatformClock) async -> EmployeeDecision {
-        await withCheckedContinuation { continuation in
-            let timer = Task {
-                try await clock.sleep(for: deadline - clock.elapsed)
-                self.close(question.id, with: .noAnswer)
-            }
-            open[question.id] = Pending(question: question, answer: continuation, timer: timer)
+    /// Opens `question`: from now on it can be answered, and it closes unanswered
+    /// (``EmployeeDecision/noAnswer``) once `clock` (the agents' platform clock) reads
+    /// `deadline`.
+    func open(_ question: IssueQuestion, until deadline: Duration, on clock: PlatformClock) {
+        let timer = Task {
+            try await clock.sleep(for: deadline - clock.elapsed)
+            self.close(question.id, with: .noAnswer)
         }
+        pending[question.id] = Pending(question: question, timer: timer)
+    }
+
+    /// Waits for the answer to question `id` (opened with ``open(_:until:on:)``).
+    func answer(to id: UUID) async -> EmployeeDecision {
+        guard let entry = pending[id] else { return .noAnswer }
+        if let decision = entry.decision {
+            pending[id] = nil
+            return decision
+        }
+        return await withCheckedContinuation { pending[id]?.waiter = $0 }
     }
 
     /// Answers question `id`; the question, or `nil` if it is not open (answered already,
     /// past its deadline, or never asked here).
     @discardableResult
     func close(_ id: UUID, with decision: EmployeeDecision) -> IssueQuestion? {
-        guard let pending = open.removeValue(forKey: id) else { return nil }
-        pending.timer.cancel()
-        pending.answer.resume(returning: decision)
-        return pending.question
+        guard var entry = pending[id], entry.decision == nil else { return nil }
+        entry.timer.cancel()
+        if let waiter = entry.waiter {
+            pending[id] = nil
+            waiter.resume(returning: decision)
+        } else {
+            entry.decision = decision
+            pending[id] = entry
+        }
+        return entry.question
     }
 
-    /// Closes every open question unanswered (the office closes).
-    func closeAll() {
-        for id in Array(open.keys) { close(id, with: .noAnswer) }
+    /// Closes the open questions unanswered: every one (the office closes), or those put
+    /// to `employee` (their agent stops).
+    func closeAll(of employee: String? = nil) {
+        for (id, entry) in pending where employee == nil || entry.question.employee == employee { close(id, with: .noAnswer) }
     }
 }

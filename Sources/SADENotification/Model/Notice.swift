@@ -56,12 +56,16 @@ public struct Notice: Hashable, Sendable, Codable, Identifiable {
     /// Notifications with the same key while one is undelivered or open are one: the
     /// outbox accepts the first and answers later ones with it.
     public var deduplicationKey: String?
+    /// When it is worth nothing any more (a question whose deadline passed): a push service
+    /// keeps it no longer than that. `nil`: as long as its severity says.
+    public var expiresAt: Date?
 
     /// Creates a notification.
     public init(
         id: UUID = UUID(), recipients: [Recipient], severity: NotificationSeverity, title: String, body: String,
-        subject: String? = nil, createdAt: Date = Date(), deduplicationKey: String? = nil
+        subject: String? = nil, createdAt: Date = Date(), deduplicationKey: String? = nil, expiresAt: Date? = nil
     ) {
+        self.expiresAt = expiresAt
         self.id = id
         self.recipients = recipients
         self.severity = severity

@@ -9,9 +9,10 @@ extension IssuePeople {
     /// its outbox, to the account whose username (or staff id) is the employee's id — on
     /// their phone when it is subscribed to pushes, in the dashboard when it is open.
     ///
-    /// - The employee chosen is asked *Can you take issue #7?* with *Take it* and *Can't*;
-    ///   when the deadline passes unanswered, a second notice replaces the question on the
-    ///   lock screen (same topic): it went to a colleague.
+    /// - The employee chosen is asked *Can you take issue #7?* with *Take it* and *Can't*
+    ///   (a warning, kept by push services only until the question's deadline); when the
+    ///   deadline passes unanswered, a second notice replaces the question on the lock
+    ///   screen (same topic): no answer in time, the round went on without them.
     /// - The reporter hears who took their issue, and whether it was solved.
     ///
     /// - Parameters:
@@ -40,16 +41,17 @@ extension IssuePeople {
             guard let id = question.issue.id else { return nil }
             let issue = question.issue
             let reporter = if let reporter = issue.reporter { await name(reporter) } else { "A colleague" }
+            // A warning: the phone wakes at normal urgency; kept by the push service no longer than the question is open.
             return Notice(
-                id: question.id, recipients: [.user(question.employee)], severity: .information, title: "Can you take issue #\(id)?",
+                id: question.id, recipients: [.user(question.employee)], severity: .warning, title: "Can you take issue #\(id)?",
                 body: "\(issue.priority.rawValue.capitalized), \(issue.service): \(issue.title). From \(reporter); "
                     + "answer by \(time(question.deadline)), else it goes to a colleague.",
-                createdAt: question.asked, deduplicationKey: IssueNoticeKey.question(id, to: question.employee))
+                createdAt: question.asked, deduplicationKey: IssueNoticeKey.question(id, to: question.employee), expiresAt: question.deadline)
         case .closed(let question, let decision):
             guard decision == .noAnswer, let id = question.issue.id else { return nil }
             return Notice(
-                recipients: [.user(question.employee)], severity: .information, title: "Issue #\(id) went to a colleague",
-                body: "No answer by \(time(question.deadline)): \(question.issue.title)",
+                recipients: [.user(question.employee)], severity: .information, title: "Issue #\(id): no answer in time",
+                body: "You did not answer by \(time(question.deadline)), so it went on without you: \(question.issue.title)",
                 deduplicationKey: IssueNoticeKey.closed(id, to: question.employee))
         case .taken(let issue, let employee):
             guard let id = issue.id, let reporter = issue.reporter else { return nil }

@@ -20,11 +20,12 @@ struct IssueTrackOptions: ParsableArguments {
         """)
     var issueAnswers: Answers = .person
 
-    @Option(help: "Seconds an employee has to answer before the next colleague is asked.")
+    @Option(help: "Seconds an employee has to answer before the next colleague is asked (at most 1800: a push's buttons last 30 minutes).")
     var issueAnswerDeadline = 120
 
     func validate() throws {
-        guard (5...86_400).contains(issueAnswerDeadline) else { throw ValidationError("--issue-answer-deadline must be 5…86400 seconds") }
+        let longest = Int(PushActionTokens.lifetime)
+        guard (5...longest).contains(issueAnswerDeadline) else { throw ValidationError("--issue-answer-deadline must be 5…\(longest) seconds") }
     }
 
     /// The people of the issue track whose data is in `store`, reached through `system`.

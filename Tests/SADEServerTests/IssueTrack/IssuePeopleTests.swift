@@ -94,6 +94,9 @@ struct IssuePeopleTests {
             #expect(payload["title"] as? String == "Can you take issue #\(id)?")
             #expect((payload["body"] as? String)?.contains("Core switch down") == true, "\(payload)")
             #expect(payload["url"] as? String == "/#/issues")
+            #expect(question["urgency"] as? String == "normal", "a question wakes the phone")
+            let ttl = Int(question["ttl"] as? String ?? "") ?? -1
+            #expect((0...Int(Self.deadline.seconds)).contains(ttl), "kept no longer than the question is open: TTL \(ttl)")
             let buttons = Self.actions(of: question)
             #expect(Set(buttons.keys) == ["take", "decline"], "\(buttons)")
 
@@ -161,7 +164,7 @@ struct IssuePeopleTests {
 
             // Tony's unanswered question is replaced on his lock screen (same topic), its buttons gone.
             let replaced = try await office.push(to: "tony", after: 1, events: &events)
-            #expect((replaced["payload"] as? [String: Any])?["title"] as? String == "Issue #\(id) went to a colleague")
+            #expect((replaced["payload"] as? [String: Any])?["title"] as? String == "Issue #\(id): no answer in time")
             #expect(replaced["topic"] as? String == toTony["topic"] as? String)
             #expect(Self.actions(of: replaced)["take"] == nil)
             let late = try await harness.request(.post, "/api/v1/push/actions", json: ["token": Self.actions(of: toTony)["take"] ?? ""])

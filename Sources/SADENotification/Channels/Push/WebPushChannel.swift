@@ -136,7 +136,7 @@ public struct WebPushChannel: NotificationChannel {
         }
         var request = HTTPClientRequest(url: subscription.endpoint)
         request.method = .POST
-        request.headers.add(name: "TTL", value: "\(WebPushMessage.timeToLive(for: message.severity))")
+        request.headers.add(name: "TTL", value: "\(message.timeToLive)")
         request.headers.add(name: "Urgency", value: WebPushMessage.urgency(for: message.severity))
         request.headers.add(name: "Topic", value: message.tag)
         request.headers.add(name: "Content-Encoding", value: "aes128gcm")

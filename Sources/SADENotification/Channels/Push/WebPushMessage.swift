@@ -37,6 +37,9 @@ public struct WebPushMessage: Hashable, Sendable, Codable {
     public var actions: [Action]
     /// When the notice was made.
     public var createdAt: Date
+    /// How long the push service keeps it for a phone that is off (`TTL`, seconds): as
+    /// long as its severity says (``timeToLive(for:)``), no longer than the notice is worth.
+    public var timeToLive: Int
 
     /// The message for `notice`, its text cut to fit a push. What the notice is about
     /// (its ``Notice/subject``, e.g. a patient's id) is left out of the text: a lock
@@ -53,6 +56,10 @@ public struct WebPushMessage: Hashable, Sendable, Codable {
         self.url = url
         self.actions = actions
         createdAt = notice.createdAt
+        timeToLive = Self.timeToLive(for: notice.severity)
+        if let expiresAt = notice.expiresAt {
+            timeToLive = min(timeToLive, max(0, Int(expiresAt.timeIntervalSince(notice.createdAt).rounded(.up))))
+        }
     }
 
     /// `text` without `subject`, and without the separators left dangling where it stood.

@@ -67,12 +67,13 @@ struct ConnectionInput: Decodable {
     var connected: Bool
 }
 
-/// The body of `POST /issues/{id}/resolution`: what the assignee reports.
-/// The asked employee's answer: `{"take": true}` (*Take it*) or `false` (*Can't*).
+/// The body of `POST /issues/{id}/answer`: the asked employee's answer, `{"take": true}`
+/// (*Take it*) or `false` (*Can't*).
 struct AnswerInput: Decodable {
     var take: Bool
 }
 
+/// The body of `POST /issues/{id}/resolution`: what the assignee reports.
 struct ResolutionInput: Decodable {
     var solved: Bool
     var note: String

@@ -73,9 +73,8 @@ extension MonitoringServer {
             let office = try issueTrackOffice(for: context)
             let id = try issueNumber(context)
             let input = try await request.decode(as: AnswerInput.self, context: context)
-            guard case .asking(let question) = try await office.round(of: id) else {
-                throw APIError.conflict("nobody is being asked about issue #\(id) now")
-            }
+            guard let asked = try await office.issue(id) else { throw APIError.notFound(IssueTrackError.unknownIssue(id).description) }
+            guard case .asking(let question) = asked.round else { throw APIError.conflict("nobody is being asked about issue #\(id) now") }
             try await answer(question, input.take ? .take : .decline, as: try context.requireCaller(), in: office, context: context)
             guard let found = try await office.issue(id) else { throw APIError.notFound(IssueTrackError.unknownIssue(id).description) }
             return IssueView(found.issue, round: found.round)
@@ -91,12 +90,14 @@ extension MonitoringServer {
         }
     }
 
-    /// Gives `account`'s answer to `question`: only the employee asked (the account whose
-    /// username or staff id is the employee's id) or an admin answering for them.
+    /// Gives `account`'s answer to `question`: only staff, and of them the employee asked
+    /// (the account whose username or staff id is the employee's id) or an admin
+    /// answering for them.
     func answer(
         _ question: IssueQuestion, _ decision: EmployeeDecision, as account: UserAccount, in office: IssueTrackOffice,
         context: MonitoringRequestContext
     ) async throws {
+        guard account.role == .admin || account.role.isCareWorker else { throw APIError.forbidden("the issue track is for staff") }
         let isAsked = account.username == question.employee || account.staffID == question.employee
         guard isAsked || account.role == .admin else { throw APIError.forbidden("only \(question.employee) or an admin answers that question") }
         context.auditNote.note(detail: "issue \(question.issue.label): \(decision == .take ? "take it" : "can't") for \(question.employee)")

@@ -170,9 +170,10 @@ extension MonitoringServer {
                 guard let question = try await office.question(action.notice) else {
                     throw APIError.conflict(IssueTrackError.questionClosed(action.notice).description)
                 }
-                guard tokens.spend(action, now: system.now()) else { throw APIError.conflict(PushActionError.used.description) }
                 let decision: EmployeeDecision = action.action == "take" ? .take : .decline
                 try await answer(question, decision, as: account, in: office, context: context)
+                // Spent once answered (a refusal or a failover's 503 leaves it good); a second answer is refused as closed anyway.
+                _ = tokens.spend(action, now: system.now())
                 let said = decision == .take ? "You take issue \(question.issue.label)" : "Issue \(question.issue.label) goes to someone else"
                 return PushActionOutcome(action: action.action, notice: action.notice, message: said)
             default:
