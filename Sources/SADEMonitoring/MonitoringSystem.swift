@@ -235,6 +235,10 @@ public final class MonitoringSystem: Sendable {
         } catch { throw MonitoringError(opening: "the home store", error) }
         let home = HomeService(
             store: homeStore, desk: alertDesk, platform: platform, clock: OutboxClock(clock: platform.clock, origin: configuration.epoch),
+            family: { [accounts] flat in
+                guard let resident = flat.resident else { return [] }
+                return try await accounts.accounts(role: .relative).filter { $0.relativeOf.contains(resident) }.map(\.username)
+            },
             agentsRunHere: configuration.postgres == nil)
         self.home = home
         events = MonitoringEventHub()

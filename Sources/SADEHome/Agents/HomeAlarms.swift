@@ -2,8 +2,8 @@ import Foundation
 import SADENotification
 
 /// How the home tells people: a message in the store (Table 6.1's classes) and, unless it
-/// is silent, a notification to the flat's carers through the notification module,
-/// escalating until a person confirms it.
+/// is silent, a notification to the flat's carers and the resident's relatives through the
+/// notification module, escalating until a person confirms it.
 public struct HomeAlarms: Sendable {
     /// Where messages are kept.
     public let store: any HomeStore
@@ -11,25 +11,36 @@ public struct HomeAlarms: Sendable {
     public let desk: AlertDesk?
     /// Live subscribers of the flat's messages.
     public let events: HomeEventHub?
-    /// The escalation for a flat's warnings and alarms.
-    public let policy: @Sendable (Flat) -> EscalationPolicy
+    /// The escalation for a flat's warnings and alarms, to the people told of them.
+    public let policy: @Sendable ([Recipient]) -> EscalationPolicy
+    /// The usernames of the flat's resident's relatives, told of its warnings and alarms as
+    /// its carers are (H.O.M.E.R.'s carers are family).
+    public let family: @Sendable (Flat) async throws -> [String]
 
-    /// Alarms through `desk`, escalating with `policy` (by default: the carers at once
-    /// and again every 5 minutes, for an hour).
+    /// Alarms through `desk`, escalating with `policy` (by default: the carers and the
+    /// `family` at once and again every 5 minutes, for an hour).
     public init(
         store: any HomeStore, desk: AlertDesk?, events: HomeEventHub? = nil,
-        policy: @escaping @Sendable (Flat) -> EscalationPolicy = HomeAlarms.remindCarers
+        policy: @escaping @Sendable ([Recipient]) -> EscalationPolicy = HomeAlarms.remind,
+        family: @escaping @Sendable (Flat) async throws -> [String] = { _ in [] }
     ) {
         self.store = store
         self.desk = desk
         self.events = events
         self.policy = policy
+        self.family = family
     }
 
-    /// The carers at once, then reminded every 5 minutes for an hour until one confirms.
-    public static func remindCarers(_ flat: Flat) -> EscalationPolicy {
-        let carers = flat.carers.map(Recipient.user)
-        return EscalationPolicy((0...12).map { EscalationPolicy.Step(after: .seconds($0 * 300), notify: carers) })
+    /// `people` at once, then reminded every 5 minutes for an hour until one confirms.
+    public static func remind(_ people: [Recipient]) -> EscalationPolicy {
+        EscalationPolicy((0...12).map { EscalationPolicy.Step(after: .seconds($0 * 300), notify: people) })
+    }
+
+    /// Who is told of the flat's warnings and alarms: its carers, then the resident's relatives.
+    public func people(of flat: Flat) async throws -> [Recipient] {
+        var usernames = flat.carers
+        for relative in try await family(flat) where !usernames.contains(relative) { usernames.append(relative) }
+        return usernames.map(Recipient.user)
     }
 
     /// Raises `draft` at `date`; a message with the same key still open is not raised again.
@@ -49,7 +60,7 @@ public struct HomeAlarms: Sendable {
     /// it starts, on the node taking over or after a restart). Returns how many it sent.
     @discardableResult
     public func notifyUnsent(in flat: Flat) async throws -> Int {
-        guard let desk, !flat.carers.isEmpty else { return 0 }
+        guard let desk, try await !people(of: flat).isEmpty else { return 0 }
         var sent = 0
         for message in try await store.messages(flat: flat.id, states: [.open], from: nil, to: nil) where message.severity != .silent {
             guard let notice = message.notice, try await desk.outbox.notification(notice) == nil else { continue }
@@ -59,16 +70,18 @@ public struct HomeAlarms: Sendable {
         return sent
     }
 
-    /// Queues the notification of `message` to the flat's carers (unless it is silent or
-    /// nobody cares for the flat); the message as it stands then.
+    /// Queues the notification of `message` to the flat's carers and relatives (unless it
+    /// is silent or nobody is to be told); the message as it stands then.
     private func notify(_ message: HomeMessage, flat: Flat) async throws -> HomeMessage {
-        guard let desk, let notice = message.notice, message.severity != .silent, !flat.carers.isEmpty else { return message }
+        guard let desk, let notice = message.notice, message.severity != .silent else { return message }
+        let people = try await people(of: flat)
+        guard !people.isEmpty else { return message }
         try await desk.raise(
             Notice(
-                id: notice, recipients: flat.carers.map(Recipient.user), severity: message.severity,
+                id: notice, recipients: people, severity: message.severity,
                 title: "\(flat.name): \(message.title)", body: message.text, subject: "flat:\(flat.id)", createdAt: message.raisedAt,
                 deduplicationKey: "home:\(flat.id):\(message.key)"),
-            policy: policy(flat))
+            policy: policy(people))
         let now = try await store.message(message.id)
         if now.state == .confirmed, now.severity.needsAcknowledgement {  // confirmed while the notice was being queued
             try await desk.acknowledge(notice, by: now.confirmedBy ?? "home")

@@ -33,13 +33,14 @@ public actor HomeService {
     /// A service over `store` whose agents run on `platform`.
     public init(
         store: any HomeStore, desk: AlertDesk?, platform: Environment, clock: OutboxClock, events: HomeEventHub = HomeEventHub(),
-        policy: @escaping @Sendable (Flat) -> EscalationPolicy = HomeAlarms.remindCarers,
+        policy: @escaping @Sendable ([Recipient]) -> EscalationPolicy = HomeAlarms.remind,
+        family: @escaping @Sendable (Flat) async throws -> [String] = { _ in [] },
         agentsRunHere: Bool = true, logger: Logger = Logger(label: "sade.home")
     ) {
         self.agentsRunHere = agentsRunHere
         self.store = store
         self.events = events
-        self.alarms = HomeAlarms(store: store, desk: desk, events: events, policy: policy)
+        self.alarms = HomeAlarms(store: store, desk: desk, events: events, policy: policy, family: family)
         self.platform = platform
         self.clock = clock
         self.logger = logger

@@ -4,7 +4,8 @@ import SADEHealth
 /// - an admin: every patient;
 /// - a doctor or nurse: the patients interned in their sectors;
 /// - a patient: their own record;
-/// - a device: writes its own patient's samples and reads nothing.
+/// - a device: writes its own patient's samples and reads nothing;
+/// - a relative: reads the patients linked to them, writes nothing.
 public struct AccessRules: Sendable {
     /// Where patients' sectors and workers' assignments are recorded.
     public let registry: any ClinicalRegistry
@@ -25,6 +26,8 @@ public struct AccessRules: Sendable {
             return patients
         case .patient:
             return account.patientID.map { [$0] } ?? []
+        case .relative:
+            return Set(account.relativeOf)
         case .device:
             return []
         }
@@ -37,7 +40,7 @@ public struct AccessRules: Sendable {
         case .doctor, .nurse:
             guard let staffID = account.staffID else { return [] }
             return try await call { () async throws(HealthError) in try await registry.worker(staffID) }?.sectors ?? []
-        case .patient, .device: return []
+        case .patient, .device, .relative: return []
         }
     }
 
@@ -46,6 +49,7 @@ public struct AccessRules: Sendable {
         switch account.role {
         case .admin: return true
         case .patient: return account.patientID == patient
+        case .relative: return account.relativeOf.contains(patient)
         case .device: return false
         case .doctor, .nurse: return try await worksWith(patient, account)
         }
@@ -56,6 +60,7 @@ public struct AccessRules: Sendable {
         switch account.role {
         case .admin: return true
         case .patient, .device: return account.patientID == patient
+        case .relative: return false
         case .doctor, .nurse: return try await worksWith(patient, account)
         }
     }

@@ -24,6 +24,8 @@ struct AccountRow: Codable, FetchableRecord, PersistableRecord {
     var createdAt: Double
     var passwordHash: String
     var credentialsChangedAt: Double?
+    /// A relative's patients: a JSON array of ids, `nil` when none.
+    var relativeOf: String?
 
     init(_ account: UserAccount, passwordHash: String) {
         id = account.id
@@ -47,6 +49,19 @@ struct AccountRow: Codable, FetchableRecord, PersistableRecord {
         projectID = account.projectID
         location = account.location
         credentialsChangedAt = account.credentialsChangedAt?.timeIntervalSince1970
+        relativeOf = Self.encoded(account.relativeOf)
+    }
+
+    /// A relative's patients as stored (both backends): a JSON array, `nil` when none.
+    static func encoded(_ patients: [PatientID]) -> String? {
+        guard !patients.isEmpty, let data = try? JSONEncoder().encode(patients.map(\.rawValue)) else { return nil }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// The patients of a stored `relativeOf`; none when absent or unreadable.
+    static func decoded(_ text: String?) -> [PatientID] {
+        guard let text, let ids = try? JSONDecoder().decode([String].self, from: Data(text.utf8)) else { return [] }
+        return ids.map(PatientID.init(rawValue:))
     }
 
     var account: UserAccount {
@@ -54,7 +69,7 @@ struct AccountRow: Codable, FetchableRecord, PersistableRecord {
             id: id, username: username, name: name, role: UserRole(rawValue: role) ?? .patient, email: email,
             staffID: staffID, patientID: patientID.map(PatientID.init(rawValue:)), projectID: projectID, location: location,
             createdAt: Date(timeIntervalSince1970: createdAt),
-            credentialsChangedAt: credentialsChangedAt.map(Date.init(timeIntervalSince1970:))
+            credentialsChangedAt: credentialsChangedAt.map(Date.init(timeIntervalSince1970:)), relativeOf: Self.decoded(relativeOf)
         )
     }
 }

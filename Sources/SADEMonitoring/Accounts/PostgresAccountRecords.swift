@@ -44,6 +44,7 @@ public struct PostgresAccountRecords: AccountRecords, DeviceTokenRecords {
                         CREATE INDEX device_token_by_patient ON device_token (patient_id);
                         """),
                     .init("v2-credentials-changed", "ALTER TABLE account ADD COLUMN credentials_changed_at DOUBLE PRECISION"),
+                    .init("v3-relatives", "ALTER TABLE account ADD COLUMN relative_of TEXT"),
                 ])
         } catch {
             throw Self.error(error)
@@ -53,7 +54,7 @@ public struct PostgresAccountRecords: AccountRecords, DeviceTokenRecords {
     // MARK: Accounts
 
     private static let accountColumns =
-        "id, username, name, role, email, staff_id, patient_id, project_id, location, created_at, password_hash, credentials_changed_at"
+        "id, username, name, role, email, staff_id, patient_id, project_id, location, created_at, password_hash, credentials_changed_at, relative_of"
 
     public func insert(_ account: UserAccount, passwordHash: String) async throws(MonitoringError) {
         do {
@@ -62,7 +63,7 @@ public struct PostgresAccountRecords: AccountRecords, DeviceTokenRecords {
                 INSERT INTO account (\(unescaped: Self.accountColumns))
                 VALUES (\(account.id), \(account.username), \(account.name), \(account.role.rawValue), \(account.email), \(account.staffID),
                         \(account.patientID?.rawValue), \(account.projectID), \(account.location), \(account.createdAt.timeIntervalSince1970),
-                        \(passwordHash), \(account.credentialsChangedAt?.timeIntervalSince1970))
+                        \(passwordHash), \(account.credentialsChangedAt?.timeIntervalSince1970), \(AccountRow.encoded(account.relativeOf)))
                 """)
         } catch let failure where failure.isUniqueViolation && failure.constraint == "account_username" {
             throw .conflict("the username \(account.username) is taken")
@@ -78,7 +79,7 @@ public struct PostgresAccountRecords: AccountRecords, DeviceTokenRecords {
                 """
                 UPDATE account SET username = \(account.username), name = \(account.name), role = \(account.role.rawValue),
                     email = \(account.email), staff_id = \(account.staffID), patient_id = \(account.patientID?.rawValue),
-                    project_id = \(account.projectID), location = \(account.location)
+                    project_id = \(account.projectID), location = \(account.location), relative_of = \(AccountRow.encoded(account.relativeOf))
                 WHERE id = \(account.id) RETURNING id
                 """)
         } catch let failure where failure.isUniqueViolation && failure.constraint == "account_username" {
@@ -144,12 +145,13 @@ public struct PostgresAccountRecords: AccountRecords, DeviceTokenRecords {
 
     private static func account(_ row: PostgresRow) throws(MonitoringError) -> (account: UserAccount, passwordHash: String) {
         do {
-            let (id, username, name, role, email, staffID, patientID, projectID, location, createdAt, hash, changedAt) = try row.decode(
-                (String, String, String, String, String?, String?, String?, Int, String?, Double, String, Double?).self)
+            let (id, username, name, role, email, staffID, patientID, projectID, location, createdAt, hash, changedAt, relativeOf) = try row.decode(
+                (String, String, String, String, String?, String?, String?, Int, String?, Double, String, Double?, String?).self)
             let account = UserAccount(
                 id: id, username: username, name: name, role: UserRole(rawValue: role) ?? .patient, email: email, staffID: staffID,
                 patientID: patientID.map(PatientID.init(rawValue:)), projectID: projectID, location: location,
-                createdAt: Date(timeIntervalSince1970: createdAt), credentialsChangedAt: changedAt.map(Date.init(timeIntervalSince1970:)))
+                createdAt: Date(timeIntervalSince1970: createdAt), credentialsChangedAt: changedAt.map(Date.init(timeIntervalSince1970:)),
+                relativeOf: AccountRow.decoded(relativeOf))
             return (account, hash)
         } catch {
             throw .storage("an account row is unreadable: \(error)")

@@ -21,6 +21,8 @@ public struct UserAccount: Hashable, Sendable, Codable, Identifiable {
     public var staffID: StaffID?
     /// The patient record of a patient (or the patient a wearable's owner is).
     public var patientID: PatientID?
+    /// A relative's patients, linked by an admin or by the patient (empty for other roles).
+    public var relativeOf: [PatientID]
     /// The wearable project the account belongs to (0: "No Project").
     public var projectID: Int
     /// Where the account's owner is, as the wearable API reports it.
@@ -35,8 +37,9 @@ public struct UserAccount: Hashable, Sendable, Codable, Identifiable {
     public init(
         id: String = UUID().uuidString, username: String, name: String, role: UserRole, email: String? = nil,
         staffID: StaffID? = nil, patientID: PatientID? = nil, projectID: Int = 0, location: String? = nil,
-        createdAt: Date = Date(), credentialsChangedAt: Date? = nil
+        createdAt: Date = Date(), credentialsChangedAt: Date? = nil, relativeOf: [PatientID] = []
     ) {
+        self.relativeOf = relativeOf
         self.id = id
         self.username = username
         self.name = name

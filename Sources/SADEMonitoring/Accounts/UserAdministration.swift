@@ -14,6 +14,8 @@ public struct UserAdministration: Sendable {
         public var staffIDGiven: Bool
         /// Whether a patient identifier was given (only a patient's account may).
         public var patientIDGiven: Bool
+        /// Whether a relative's patients were given (only a relative's account may).
+        public var relativeOfGiven: Bool
         /// The professional licence of a worker made for the account.
         public var licence: String?
         /// The phone of a worker made for the account.
@@ -22,8 +24,12 @@ public struct UserAdministration: Sendable {
         public var sectors: [SectorID]
 
         /// Describes the links of a request.
-        public init(staffIDGiven: Bool = false, patientIDGiven: Bool = false, licence: String? = nil, phone: String? = nil, sectors: [SectorID] = []) {
+        public init(
+            staffIDGiven: Bool = false, patientIDGiven: Bool = false, relativeOfGiven: Bool = false, licence: String? = nil, phone: String? = nil,
+            sectors: [SectorID] = []
+        ) {
             self.staffIDGiven = staffIDGiven
+            self.relativeOfGiven = relativeOfGiven
             self.patientIDGiven = patientIDGiven
             self.licence = licence
             self.phone = phone
@@ -115,7 +121,17 @@ public struct UserAdministration: Sendable {
         if links.patientIDGiven, account.role != .patient {
             throw refuse("patientID", "only a patient's account links to a patient record")
         }
+        if links.relativeOfGiven, account.role != .relative {
+            throw refuse("relativeOf", "only a relative's account links to the patients they are a relative of")
+        }
+        if account.role != .relative { account.relativeOf = [] }
         switch account.role {
+        case .relative:
+            account.staffID = nil
+            account.patientID = nil
+            try await checkRelativeLinks(account.relativeOf)
+            account.relativeOf = Array(Set(account.relativeOf)).sorted { $0.rawValue < $1.rawValue }
+            return nil
         case .device:
             throw refuse("role", "device credentials are issued as device tokens: POST /api/v1/patients/{id}/devices")
         case .admin:
@@ -149,6 +165,52 @@ public struct UserAdministration: Sendable {
                 id: staffID, name: account.name, role: role, licence: links.licence, email: account.email, phone: links.phone,
                 sectors: Set(links.sectors))
         }
+    }
+}
+
+extension UserAdministration {
+    /// The most patients one relative is linked to.
+    public static let mostRelativeLinks = 20
+
+    /// Checks a relative's patients: at most ``mostRelativeLinks``, each registered.
+    ///
+    /// - Throws: ``MonitoringError/invalid(field:reason:)`` naming `relativeOf`.
+    func checkRelativeLinks(_ patients: [PatientID]) async throws {
+        guard patients.count <= Self.mostRelativeLinks else {
+            throw MonitoringError.invalid(field: "relativeOf", reason: "at most \(Self.mostRelativeLinks) patients")
+        }
+        for patient in patients {
+            try patient.validate(field: "relativeOf")
+            guard try await system.health.patient(patient) != nil else {
+                throw MonitoringError.invalid(field: "relativeOf", reason: "no patient \(patient) is registered")
+            }
+        }
+    }
+
+    /// Links (or unlinks) the relative with username `relative` to `patient`, on behalf of
+    /// that patient or an admin.
+    ///
+    /// - Throws: ``MonitoringError/invalid(field:reason:)`` when `relative` is not a
+    ///   relative's account or would have too many patients, ``MonitoringError/notFound(_:)``.
+    @discardableResult
+    public func link(relative: String, to patient: PatientID, _ linked: Bool) async throws -> UserAccount {
+        guard var account = try await system.accounts.account(username: relative) else {
+            throw MonitoringError.invalid(field: "username", reason: "no account \(relative)")
+        }
+        guard account.role == .relative else {
+            throw MonitoringError.invalid(field: "username", reason: "\(relative) is not a relative's account (role relative)")
+        }
+        var patients = account.relativeOf.filter { $0 != patient }
+        if linked { patients.append(patient) }
+        try await checkRelativeLinks(patients)
+        account.relativeOf = patients.sorted { $0.rawValue < $1.rawValue }
+        try await system.accounts.update(account)
+        return account
+    }
+
+    /// The relatives' accounts linked to `patient`.
+    public func relatives(of patient: PatientID) async throws -> [UserAccount] {
+        try await system.accounts.accounts(role: .relative).filter { $0.relativeOf.contains(patient) }
     }
 }
 

@@ -10,6 +10,10 @@ public enum UserRole: String, Hashable, Sendable, Codable, CaseIterable {
     case patient
     /// A monitoring device: may only write its own patient's samples.
     case device
+    /// A relative (H.O.M.E.R.'s carer, SADE4Health's improvement #2): reads the latest
+    /// vital signs and alerts of the patients linked to them and their flats, read only,
+    /// and gets those flats' alarms as carers do.
+    case relative
 
     /// Whether the role belongs to a health-care worker.
     public var isCareWorker: Bool { self == .doctor || self == .nurse }

@@ -30,5 +30,8 @@ package enum AccountMigrations {
         migrator.registerMigration("accounts-v2-credentials-changed") { db in
             try db.alter(table: "account") { table in table.add(column: "credentialsChangedAt", .double) }
         }
+        migrator.registerMigration("accounts-v3-relatives") { db in
+            try db.alter(table: "account") { table in table.add(column: "relativeOf", .text) }
+        }
     }
 }

@@ -54,7 +54,7 @@ extension MonitoringSystem {
     }
 
     /// Erases `patient` from every store: their device tokens (no device writes for them
-    /// any more), accounts and wearable items, alerts, notices (none is sent any more),
+    /// any more), accounts and wearable items, their relatives' links to them, alerts, notices (none is sent any more),
     /// and last their record with every sample — so that an erasure cut short is finished
     /// by asking again. What stays: the audit trail's entries, which name them by
     /// identifier only, and the sample stores' deletion marks (identifiers and types, no
@@ -75,6 +75,11 @@ extension MonitoringSystem {
         for account in accounts {
             wearableItems += try await wearableStore.deleteItems(ownedBy: account.id)
             _ = try await self.accounts.delete(account.id)
+        }
+        // Their relatives keep their accounts (they may be others' relatives too), but not the link.
+        for var relative in try await self.accounts.accounts(role: .relative) where relative.relativeOf.contains(patient) {
+            relative.relativeOf.removeAll { $0 == patient }
+            try await self.accounts.update(relative)
         }
         var alerts = try await pipeline.book.erase(patient)
         var notices = try await outbox.erase(about: patient.rawValue)

@@ -91,6 +91,7 @@ public struct MonitoringServer: Sendable {
         addHospitalRoutes(to: api)
         addStaffRoutes(to: api)
         addPatientAdminRoutes(to: api)
+        addPatientRelativeRoutes(to: api)
         addDeviceTokenRoutes(to: api)
         addFHIRExportRoutes(to: api)
         addFHIRImportRoutes(to: api)

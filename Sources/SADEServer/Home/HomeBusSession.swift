@@ -117,6 +117,7 @@ actor HomeBusSession {
 
     private func callService(_ command: [String: Any]) async throws -> [String: Any] {
         guard caller.role != .device else { throw HomeBusError.unauthorized("a gateway carries commands out; it does not give them") }
+        guard caller.role != .relative else { throw HomeBusError.unauthorized("a relative looks at the flat; carers command its devices") }
         guard let domain = command["domain"] as? String, let service = command["service"] as? String else {
             throw HomeBusError.invalidFormat("call_service needs domain and service")
         }
@@ -182,7 +183,7 @@ actor HomeBusSession {
     }
 
     private func confirm(_ command: [String: Any]) async throws -> [String: Any] {
-        guard caller.role != .device else { throw HomeBusError.unauthorized("a device cannot confirm messages") }
+        guard caller.role != .device, caller.role != .relative else { throw HomeBusError.unauthorized("a device or a relative cannot confirm messages") }
         let id = try HomeEventInput.integer(command["message_id"], field: "message_id")
         let message = try await home.store.message(id)
         guard flats.contains(message.flat) else { throw HomeBusError.notFound("no home message with id \(id)") }

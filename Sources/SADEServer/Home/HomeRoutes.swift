@@ -79,7 +79,7 @@ extension MonitoringServer {
 
         api.post("homes/:id/messages/:message/confirm") { _, context -> Response in
             let caller = try context.requireCaller()
-            guard caller.role != .device else { throw APIError.forbidden("a device cannot confirm messages") }
+            guard caller.role != .device, caller.role != .relative else { throw APIError.forbidden("a device or a relative cannot confirm messages") }
             let message = try await visibleMessage(context)
             guard message.state == .open else {
                 throw APIError.conflict("message \(message.id) is \(message.state.rawValue), only open messages can be confirmed")

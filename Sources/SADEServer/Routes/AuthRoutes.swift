@@ -11,6 +11,8 @@ struct AccountView: ResponseCodable, Sendable {
     let email: String?
     let staffID: String?
     let patientID: String?
+    /// A relative's patients (absent for other roles).
+    let relativeOf: [String]?
     /// The wearable thesis's project the user works in (0: "No Project").
     let projectId: Int
 
@@ -22,6 +24,7 @@ struct AccountView: ResponseCodable, Sendable {
         email = account.email
         staffID = account.staffID
         patientID = account.patientID?.rawValue
+        relativeOf = account.role == .relative ? account.relativeOf.map(\.rawValue) : nil
         projectId = account.projectID
     }
 }

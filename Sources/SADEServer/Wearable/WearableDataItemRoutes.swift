@@ -10,6 +10,7 @@ extension MonitoringServer {
             let caller = try context.requireCaller()
             // Refused before the body is read: a caller without the right learns nothing of how it would be judged.
             guard caller.role != .device else { throw APIError.forbidden("data items are sent with a user's login token, not a device token") }
+            guard caller.role != .relative else { throw APIError.forbidden("a relative's account has no wearable data") }
             let input = try await request.decode(as: WearableDataItemInput.self, context: context)
             let item = try await system.wearable.record(input.reading, by: caller, at: system.now())
             if !item.sampleIDs.isEmpty { wearableSamplesSaved(item.sampleIDs.count) }

@@ -35,10 +35,10 @@ extension MonitoringServer {
         }
     }
 
-    /// 401 anonymous, 403 for a device token.
+    /// 401 anonymous, 403 for a device token and for a relative (who only looks at their patients).
     static func requirePerson(_ context: MonitoringRequestContext) throws {
-        guard try context.requireCaller().role != .device else {
-            throw APIError.forbidden("a device token only writes its patient's observations")
-        }
+        let role = try context.requireCaller().role
+        guard role != .device else { throw APIError.forbidden("a device token only writes its patient's observations") }
+        guard role != .relative else { throw APIError.forbidden("a relative's account has no wearable data") }
     }
 }

@@ -15,10 +15,12 @@ struct AdminWard: Sendable {
     let doctor1: String
     let patient: String
     let device: String
+    /// `rel1`, a relative of patient-01 (Paul).
+    let relative: String
 
     /// Every token that is not an admin's, with a name for failure messages.
     var nonAdmins: [(String, String)] {
-        [("nurse", nurse1), ("doctor", doctor1), ("patient", patient), ("device", device)]
+        [("nurse", nurse1), ("doctor", doctor1), ("patient", patient), ("device", device), ("relative", relative)]
     }
 
     /// Seeds the hospital in `harness` and logs everyone in.
@@ -37,10 +39,13 @@ struct AdminWard: Sendable {
         try await harness.createAccount("doctor1", role: .doctor, staffID: "doctor1")
         try await harness.createAccount("pat1", role: .patient, patientID: "patient-01")
         let device = try await harness.system.devices.issue(for: "patient-01", label: "monitor 1").secret
+        try await harness.system.accounts.create(
+            UserAccount(username: "rel1", name: "Rita Relative", role: .relative, relativeOf: ["patient-01"]), password: ServerHarness.password)
         try await harness.system.staffChanged()
         return AdminWard(
             admin: try await harness.login("admin"), nurse1: try await harness.login("nurse1"), nurse2: try await harness.login("nurse2"),
-            doctor1: try await harness.login("doctor1"), patient: try await harness.login("pat1"), device: device)
+            doctor1: try await harness.login("doctor1"), patient: try await harness.login("pat1"), device: device,
+            relative: try await harness.login("rel1"))
     }
 }
 

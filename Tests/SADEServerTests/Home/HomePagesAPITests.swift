@@ -109,7 +109,7 @@ struct HomePagesAPITests {
             let open = try #require(try await harness.request(.get, path, token: ward.nurse1).object)
             let before = try #require(open["escalation"] as? [String: Any], "\(open)")
             #expect(before["escalating"] as? Bool == true && before["acknowledged_by"] == nil)
-            #expect((before["steps"] as? [[String: Any]])?.first?["recipients"] as? [String] == ["user:nurse1"])
+            #expect((before["steps"] as? [[String: Any]])?.first?["recipients"] as? [String] == ["user:nurse1", "user:rel1"], "the carer, then Paul's relative")
 
             #expect(try await harness.request(.post, "\(path)/confirm", token: ward.nurse1).status == .ok)
             let after = try #require(try await harness.request(.get, path, token: ward.nurse1).object?["escalation"] as? [String: Any])

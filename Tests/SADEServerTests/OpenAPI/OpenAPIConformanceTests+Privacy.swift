@@ -12,6 +12,14 @@ extension OpenAPIConformanceTests {
         try await log.call(.get, "/api/v1/audit", token: ward.nurse1)
         try await log.call(.get, "/api/v1/audit/verification", token: ward.admin)
         try await log.call(.get, "/api/v1/audit/verification", token: ward.doctor1)
+        let relatives = "/api/v1/patients/{id}/relatives"
+        try await log.call(.get, relatives, "/api/v1/patients/patient-01/relatives", token: ward.patient)
+        try await log.call(.get, relatives, "/api/v1/patients/patient-01/relatives", token: ward.relative)
+        try await log.call(.put, relatives, "/api/v1/patients/patient-01/relatives", token: ward.patient, json: ["usernames": ["rel1"]])
+        try await log.call(.put, relatives, "/api/v1/patients/patient-01/relatives", token: ward.admin, json: ["usernames": ["nurse1"]])
+        try await log.call(.get, relatives, "/api/v1/patients/ghost/relatives", token: ward.admin)
+        try await log.call(.get, "/api/v1/auth/me", token: ward.relative)
+        try await log.call(.get, "/api/v1/patients", token: ward.relative)
         let export = "/api/v1/patients/{id}/export"
         try await log.call(.get, export, "/api/v1/patients/patient-01/export", token: ward.patient)
         try await log.call(.get, export, "/api/v1/patients/patient-01/export", token: ward.nurse1)

@@ -22,7 +22,7 @@ struct SchemathesisTests {
     @Test("""
         schemathesis with a role's token (5 examples an operation, deterministic): no 5xx, and no status, media type or \
         body outside the document
-        """, arguments: ["admin", "patient", "device", "nurse", "doctor"])  // the admin's, the longest, first
+        """, arguments: ["admin", "patient", "device", "nurse", "doctor", "relative"])  // the admin's, the longest, first
     func role(_ role: String) async throws {
         try await TestTools.requirePython(modules: ["schemathesis"])
         try await ServerHarness.run(configure: {
@@ -31,7 +31,7 @@ struct SchemathesisTests {
         }) { harness in
             let ward = try await AdminWard.seed(in: harness)
             let token = try #require(
-                ["patient": ward.patient, "device": ward.device, "nurse": ward.nurse1, "doctor": ward.doctor1, "admin": ward.admin][role])
+                ["patient": ward.patient, "device": ward.device, "nurse": ward.nurse1, "doctor": ward.doctor1, "relative": ward.relative, "admin": ward.admin][role])
             let before = try await harness.system.audit.records.head().sequence
             let phases = role == "admin" ? "examples,coverage,fuzzing,stateful" : "examples,fuzzing,stateful"
             let arguments = [

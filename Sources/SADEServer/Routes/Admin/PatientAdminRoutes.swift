@@ -73,7 +73,7 @@ extension MonitoringServer {
         }
 
         api.get("patients/:id/thresholds") { _, context in
-            let patient = try await readablePatient(context)
+            let patient = try await readablePatient(context, record: true)
             return Thresholds(patient)
         }
 

@@ -14,7 +14,7 @@ extension MonitoringServer {
     /// a 400: a patient's whole history is exported a year at a time.
     func addFHIRExportRoutes(to api: RouterGroup<MonitoringRequestContext>) {
         api.get("patients/:id/fhir") { request, context -> Response in
-            let patient = try await readablePatient(context)
+            let patient = try await readablePatient(context, record: true)
             let parameters = request.uri.queryParameters
             let to = try ObservationQuery.date(parameters["to"], name: "to")
             let end = to ?? system.now()

@@ -43,7 +43,7 @@ extension MonitoringServer {
         }
 
         api.get("patients/:id/observations") { request, context -> Response in
-            let patient = try await readablePatient(context)
+            let patient = try await readablePatient(context, record: true)
             let query = try ObservationQuery(request.uri.queryParameters, now: system.now())
             if let bucket = query.bucket {
                 var series: [BucketSeries] = []
@@ -80,10 +80,14 @@ extension MonitoringServer {
         return found
     }
 
-    /// The patient named in the path if the caller may read them: 404 or 403 otherwise.
-    func readablePatient(_ context: MonitoringRequestContext) async throws -> Patient {
+    /// The patient named in the path if the caller may read them: 404 or 403 otherwise; a
+    /// relative reads their overview only, not their `record` (samples, thresholds, FHIR).
+    func readablePatient(_ context: MonitoringRequestContext, record: Bool = false) async throws -> Patient {
         let caller = try context.requireCaller()
         let patient = try await existingPatient(context)
+        if record, caller.role == .relative {
+            throw APIError.forbidden("a relative sees the patient's latest vital signs and alerts (GET /patients/{id}), not their record")
+        }
         guard try await system.access.mayRead(patient.id, as: caller) else {
             throw APIError.forbidden("patient \(patient.id) is not one of your patients")
         }

@@ -156,7 +156,7 @@ extension MonitoringServer {
                     let flatID = notice.deduplicationKey.flatMap(PushDecoration.flat(ofHomeKey:))
                 else { throw APIError.notFound("no home alarm of notice \(action.notice)") }
                 let flat = try await system.home.store.flat(flatID)
-                guard account.role != .device, HomeAccess.may(account, see: flat) else { throw APIError.forbidden("flat \(flatID) is not one of yours") }
+                guard HomeAccess.may(account, confirmMessagesOf: flat) else { throw APIError.forbidden("you do not confirm the messages of flat \(flatID)") }
                 let open = try await system.home.store.messages(flat: flatID, states: [.open], from: nil, to: nil).first { $0.notice == action.notice }
                 guard let message = open else {
                     throw APIError.conflict("the message of that notification is no longer open: confirmed or expired already")
