@@ -246,6 +246,10 @@ struct ServeCommand: AsyncParsableCommand {
             let sectors = member.worker.map { $0.sectors.sorted().joined(separator: ", ") } ?? "all"
             say("  \(member.account.username.padding(toLength: 8, withPad: " ", startingAt: 0)) \(member.account.role.rawValue), \(sectors)")
         }
+        for relative in DemoHospital.relatives {
+            let of = relative.relativeOf.map(\.rawValue).joined(separator: ", ")
+            say("  \(relative.username.padding(toLength: 8, withPad: " ", startingAt: 0)) relative of \(of)")
+        }
     }
 }
 

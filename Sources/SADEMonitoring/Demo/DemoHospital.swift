@@ -34,6 +34,15 @@ public enum DemoHospital {
         member("nurse3", "Noel Haddad", .nurse, sectors: [icu.id]),
     ]
 
+    /// The relatives: `emma`, the daughter of Joseph Brown (the demo flat whose mornings
+    /// go quiet, `resident-02`), and `lucy`, the wife of John Carter (`patient-02`, who
+    /// deteriorates). They see their person's latest vital signs, alerts and flat and get
+    /// the flat's alarms.
+    public static let relatives: [UserAccount] = [
+        UserAccount(id: "demo-emma", username: "emma", name: "Emma Brown", role: .relative, relativeOf: ["resident-02"]),
+        UserAccount(id: "demo-lucy", username: "lucy", name: "Lucy Carter", role: .relative, relativeOf: ["patient-02"]),
+    ]
+
     /// A demo patient and their monitor's behaviour.
     public struct DemoPatient: Sendable {
         /// The record.
@@ -84,6 +93,7 @@ public enum DemoHospital {
         // demo start and login a quarter of a second per account. A password the user sets
         // later is hashed at the server's cost.
         for member in staff { try await system.accounts.create(member.account, password: password, hasher: .fastForTests) }
+        for relative in relatives { try await system.accounts.create(relative, password: password, hasher: .fastForTests) }
         return true
     }
 

@@ -13,14 +13,14 @@ import { h, replace, toast } from './ui.js';
 const ROUTES = [
   { pattern: /^#\/login$/, page: 'login', public: true },
   { pattern: /^#\/register$/, page: 'wearable-register', public: true },
-  { pattern: /^#\/patients$/, page: 'patients', roles: ['admin', 'doctor', 'nurse'] },
-  { pattern: /^#\/patients\/([^/]+)$/, page: 'monitor', roles: ['admin', 'doctor', 'nurse'] },
-  { pattern: /^#\/alerts$/, page: 'alerts', roles: ['admin', 'doctor', 'nurse'] },
+  { pattern: /^#\/patients$/, page: 'patients', roles: ['admin', 'doctor', 'nurse', 'relative'] },
+  { pattern: /^#\/patients\/([^/]+)$/, page: 'monitor', roles: ['admin', 'doctor', 'nurse', 'relative'] },
+  { pattern: /^#\/alerts$/, page: 'alerts', roles: ['admin', 'doctor', 'nurse', 'relative'] },
   { pattern: /^#\/issues$/, page: 'issues', roles: ['admin', 'doctor', 'nurse'] },
-  { pattern: /^#\/homes$/, page: 'homes', roles: ['admin', 'doctor', 'nurse'] },
+  { pattern: /^#\/homes$/, page: 'homes', roles: ['admin', 'doctor', 'nurse', 'relative'] },
   { pattern: /^#\/homes\/new$/, page: 'home-new', roles: ['admin'] },
-  { pattern: /^#\/homes\/(\d+)\/devices\/(\d+)$/, page: 'home-device', roles: ['admin', 'doctor', 'nurse'] },
-  { pattern: /^#\/homes\/(\d+)(?:\/([a-z]+))?$/, page: 'home', roles: ['admin', 'doctor', 'nurse'] },
+  { pattern: /^#\/homes\/(\d+)\/devices\/(\d+)$/, page: 'home-device', roles: ['admin', 'doctor', 'nurse', 'relative'] },
+  { pattern: /^#\/homes\/(\d+)(?:\/([a-z]+))?$/, page: 'home', roles: ['admin', 'doctor', 'nurse', 'relative'] },
   { pattern: /^#\/admin(?:\/([a-z-]+)(?:\/([^/]+))?)?$/, page: 'admin', roles: ['admin'] },
   { pattern: /^#\/agents(?:\/([^/]+)(?:\/([^/]+))?)?$/, page: 'agents', roles: ['admin'] },
   { pattern: /^#\/sniffer(?:\/([^/]+))?$/, page: 'sniffer', roles: ['admin'] },
@@ -30,9 +30,9 @@ const ROUTES = [
 ];
 
 const NAV = [
-  { href: '#/patients', label: 'Patients', roles: ['admin', 'doctor', 'nurse'] },
-  { href: '#/alerts', label: 'Alerts', roles: ['admin', 'doctor', 'nurse'], badge: 'alert-badge' },
-  { href: '#/homes', label: 'Homes', roles: ['admin', 'doctor', 'nurse'] },
+  { href: '#/patients', label: 'Patients', roles: ['admin', 'doctor', 'nurse', 'relative'] },
+  { href: '#/alerts', label: 'Alerts', roles: ['admin', 'doctor', 'nurse', 'relative'], badge: 'alert-badge' },
+  { href: '#/homes', label: 'Homes', roles: ['admin', 'doctor', 'nurse', 'relative'] },
   { href: '#/issues', label: 'Issues', roles: ['admin', 'doctor', 'nurse'] },
   { href: '#/agents', label: 'Agents', roles: ['admin'] },
   { href: '#/sniffer', label: 'Sniffer', roles: ['admin'] },

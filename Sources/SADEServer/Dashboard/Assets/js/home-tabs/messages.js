@@ -58,7 +58,7 @@ export async function render(view, context) {
   const item = (message) => {
     const escalation = escalations.get(message.id);
     const left = message.expires_at ? (Date.parse(message.expires_at) - Date.now()) / 1000 : null;
-    const confirmable = message.state === 'open' && ['alarm', 'warning'].includes(message.class) && role !== 'patient';
+    const confirmable = message.state === 'open' && ['alarm', 'warning'].includes(message.class) && role !== 'patient' && role !== 'relative';
     return h('li', {
       class: `alert-item severity-${message.class} state-${message.state}${fading(message) && left < 120 ? ' fading' : ''}`,
       dataset: { message: message.id, class: message.class, state: message.state, key: message.key },

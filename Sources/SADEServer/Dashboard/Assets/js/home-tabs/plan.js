@@ -65,7 +65,7 @@ export function render(view, context) {
           const state = stateOf(d);
           const battery = state?.attributes?.battery_level;
           const favourite = context.favourites.has(d.id);
-          const control = d.actuator ? controlOf(d) : null;
+          const control = d.actuator && context.role !== 'relative' ? controlOf(d) : null;  // a relative only looks
           control?.update(state);
           return h('tr', { dataset: { device: d.id } },
             h('td', {}, h('button', {

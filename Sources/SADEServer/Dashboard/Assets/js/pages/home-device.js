@@ -3,7 +3,7 @@
 // switch, dimmer slider, shades position — sent as call_service over the home event
 // bus, showing the state the device confirmed.
 
-import { api, v1, seg } from '../api.js';
+import { api, v1, seg, session } from '../api.js';
 import { trendChart } from '../chart.js';
 import { stateText, batteryState, valueText } from '../floorplan.js';
 import { actuatorControl } from '../actuator.js';
@@ -65,7 +65,8 @@ async function show(main, flat, device, bus) {
     actuator?.update(state);
   };
 
-  const actuator = device.actuator
+  // A relative only looks: no controls.
+  const actuator = device.actuator && session.get().user.role !== 'relative'
     ? actuatorControl(device, bus, { status, onConfirmed: (confirmed) => { state = confirmed; showState(); } })
     : null;
   if (actuator) control.append(actuator.element); else control.hidden = true;

@@ -2,7 +2,7 @@
 // hour, day or week with the patient's typical ranges, the NEWS2 breakdown, the
 // patient's alerts, and exports as CSV and FHIR.
 
-import { api, v1, seg } from '../api.js';
+import { api, v1, seg, session } from '../api.js';
 import { trendChart } from '../chart.js';
 import { subscribe } from '../live.js';
 import {
@@ -20,6 +20,8 @@ const PERIODS = [
 const ACVPU = ['Alert', 'Confusion', 'Voice', 'Pain', 'Unresponsive'];
 
 export async function render(main, [id]) {
+  // A relative sees the latest vital signs, NEWS2 and alerts: no history, no export.
+  const latestOnly = session.get().user.role === 'relative';
   const detail = await api(v1(`patients/${seg(id)}`));
   let overview = detail.overview;
   learnServerClock([overview]);
@@ -44,7 +46,7 @@ export async function render(main, [id]) {
       h('h1', { tabindex: -1 }, patient.name),
       h('span', { class: 'muted' }, `${patient.id} · ${patient.sector || 'not admitted'}${patient.bed ? ` · bed ${patient.bed}` : ''}${overview.onRespirator ? ' · respirator' : ''}`),
       age),
-    h('div', { class: 'toolbar' },
+    latestOnly ? h('div', { class: 'toolbar' }, h('a', { href: '#/patients' }, 'All patients')) : h('div', { class: 'toolbar' },
       h('span', { role: 'group', 'aria-label': 'Chart period', class: 'toolbar' }, periodButtons),
       h('button', { type: 'button', class: 'secondary', id: 'export-csv', onclick: () => exportCSV(patient, period) }, 'Export CSV'),
       h('button', { type: 'button', class: 'secondary', id: 'export-fhir', onclick: () => exportFHIR(patient, period) }, 'Export FHIR'),
@@ -81,6 +83,7 @@ export async function render(main, [id]) {
   let drawing = null;
   let requests = 0;
   const drawCharts = async () => {
+    if (latestOnly) return;
     const mine = ++requests;
     const to = new Date(), from = new Date(to.getTime() - period.seconds * 1000);
     const types = VITALS.map((v) => v.type).join(',');
