@@ -15,8 +15,8 @@ struct DashboardBrowserTests {
     /// that no one test holds one of the few places to run for minutes: the test files
     /// of a part, and the pages each leaves a screenshot of.
     static let parts: [(files: [String], pages: [String])] = [
-        (["test_clinician.py", "test_issues.py"],
-         ["patients", "monitor", "alerts", "patients-phone", "issues", "issues-admin", "issues-phone"]),
+        (["test_clinician.py", "test_issues.py", "test_relative.py"],
+         ["patients", "monitor", "alerts", "patients-phone", "issues", "issues-admin", "issues-phone", "relative-home", "relative-patient"]),
         (["test_admin.py", "test_wearable.py", "test_phone.py"],
          ["admin", "admin-staff", "admin-patients", "admin-patient", "admin-projects", "admin-project-data", "admin-patients-phone",
           "admin-projects-phone", "admin-audit", "wearable-register", "wearable-data", "wearable-map", "wearable-data-phone",

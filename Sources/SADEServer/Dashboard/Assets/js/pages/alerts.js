@@ -8,7 +8,9 @@ import { h, replace, when, toast } from '../ui.js';
 let staffNames = {};
 
 export async function render(main) {
-  staffNames = Object.fromEntries((await api(v1('staff')).catch(() => [])).map((s) => [s.id, s.name]));
+  // Who took each alert, by name — for staff; a relative (who may not list staff) sees ids.
+  const staff = session.get().user.role === 'relative' ? [] : await api(v1('staff')).catch(() => []);
+  staffNames = Object.fromEntries(staff.map((s) => [s.id, s.name]));
   let filter = 'open';
   let alerts = await api(v1('alerts?status=all'));
   const list = h('ul', { class: 'alert-list', id: 'alert-feed' });  // new alerts are announced by their toast

@@ -5,7 +5,7 @@
 // Rows are built once per patient and updated in place, so a live update never
 // replaces the link under the user's pointer or keyboard focus.
 
-import { api, v1 } from '../api.js';
+import { api, v1, session } from '../api.js';
 import { subscribe } from '../live.js';
 import {
   h, replace, VITALS, reading, news2Badge, ago, secondsSince, STALE_SECONDS, subscoreClass, riskierFirst,
@@ -15,7 +15,8 @@ import {
 const COLUMNS = VITALS.filter((v) => v.type !== 'bloodPressureDiastolic');
 
 export async function render(main) {
-  const sectors = await api(v1('sectors')).catch(() => []);
+  // Staff see sector names; a relative (who may not list sectors) sees their people only.
+  const sectors = session.get().user.role === 'relative' ? [] : await api(v1('sectors')).catch(() => []);
   const sectorName = Object.fromEntries(sectors.map((s) => [s.id, s.name]));
   let patients = await api(v1('patients'));
   learnServerClock(patients);
