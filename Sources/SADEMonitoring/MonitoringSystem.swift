@@ -219,7 +219,9 @@ public final class MonitoringSystem: Sendable {
             let decoration = PushDecoration(tokens: pushActions ?? PushActionTokens(vapid: push.key), clock: { outboxClock.now })
             return WebPushChannel(
                 subscriptions: outboxStore.pushSubscriptions, key: push.key, policy: push.policy, trustedCAFile: push.trustedCAFile,
-                decoration: { notice, account in decoration.decorate(notice, for: account) },
+                decoration: { notice, account in
+                    decoration.decorate(notice, for: account, role: try? await accounts.account(username: account)?.role)
+                },
                 accounts: { recipient in try await accounts.usernames(of: recipient) })
         }
         if let push { channels.append(push) }

@@ -28,6 +28,9 @@ class RelativeTests(DashboardTestCase):
         flat = flats[0]["id"]
         driver.get(driver.current_url.split("#")[0] + f"#/homes/{flat}")
         wait(driver, lambda d: css(d, "#plan-frame svg"), "the floor plan is drawn")
+        self.assertEqual([a.get_attribute("data-tab") for a in css(driver, ".subnav a")], ["plan", "messages"],
+                         "the floor plan and the messages: no devices, energy, batteries or activity history")
+        self.assertFalse(driver.find_element("css selector", "#energy-balance").is_displayed())
         driver.get(driver.current_url.split("#")[0] + f"#/homes/{flat}/messages")
         wait(driver, lambda d: css(d, "#home-messages"), "the messages tab")
 

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import SADENotification
 
 /// How the home tells people: a message in the store (Table 6.1's classes) and, unless it
@@ -36,10 +37,16 @@ public struct HomeAlarms: Sendable {
         EscalationPolicy((0...12).map { EscalationPolicy.Step(after: .seconds($0 * 300), notify: people) })
     }
 
-    /// Who is told of the flat's warnings and alarms: its carers, then the resident's relatives.
-    public func people(of flat: Flat) async throws -> [Recipient] {
+    /// Who is told of the flat's warnings and alarms: its carers, then the resident's
+    /// relatives. The relatives cannot be read (the account store down): the carers alone,
+    /// logged — an alarm never waits for the family.
+    public func people(of flat: Flat) async -> [Recipient] {
         var usernames = flat.carers
-        for relative in try await family(flat) where !usernames.contains(relative) { usernames.append(relative) }
+        do {
+            for relative in try await family(flat) where !usernames.contains(relative) { usernames.append(relative) }
+        } catch {
+            Logger(label: "sade.home").error("the resident's relatives are not told: unreadable", metadata: ["flat": "\(flat.id)", "error": "\(error)"])
+        }
         return usernames.map(Recipient.user)
     }
 
@@ -60,7 +67,7 @@ public struct HomeAlarms: Sendable {
     /// it starts, on the node taking over or after a restart). Returns how many it sent.
     @discardableResult
     public func notifyUnsent(in flat: Flat) async throws -> Int {
-        guard let desk, try await !people(of: flat).isEmpty else { return 0 }
+        guard let desk, await !people(of: flat).isEmpty else { return 0 }
         var sent = 0
         for message in try await store.messages(flat: flat.id, states: [.open], from: nil, to: nil) where message.severity != .silent {
             guard let notice = message.notice, try await desk.outbox.notification(notice) == nil else { continue }
@@ -74,7 +81,7 @@ public struct HomeAlarms: Sendable {
     /// is silent or nobody is to be told); the message as it stands then.
     private func notify(_ message: HomeMessage, flat: Flat) async throws -> HomeMessage {
         guard let desk, let notice = message.notice, message.severity != .silent else { return message }
-        let people = try await people(of: flat)
+        let people = await people(of: flat)
         guard !people.isEmpty else { return message }
         try await desk.raise(
             Notice(

@@ -20,7 +20,7 @@ public struct PushDecoration: Sendable {
         return Int64(parts[1])
     }
 
-    func decorate(_ notice: Notice, for account: String) -> (url: String, actions: [WebPushMessage.Action]) {
+    func decorate(_ notice: Notice, for account: String, role: UserRole? = nil) -> (url: String, actions: [WebPushMessage.Action]) {
         let key = notice.deduplicationKey ?? ""
         if key.hasPrefix(AlertDispatcher.keyPrefix), notice.severity.needsAcknowledgement {
             let token = tokens.issue("acknowledge", notice: notice.id, account: account, now: clock())
@@ -36,7 +36,8 @@ public struct PushDecoration: Sendable {
         }
         if let flat = Self.flat(ofHomeKey: key) {
             let open = WebPushMessage.Action(action: "open", title: "Open")
-            guard notice.severity.needsAcknowledgement else { return ("/#/homes/\(flat)/messages", [open]) }
+            // A relative only looks (and a gateway confirms nothing): no Confirm on their lock screen.
+            guard notice.severity.needsAcknowledgement, role != .relative, role != .device else { return ("/#/homes/\(flat)/messages", [open]) }
             let token = tokens.issue("confirm", notice: notice.id, account: account, now: clock())
             return ("/#/homes/\(flat)/messages", [.init(action: "confirm", title: "Confirm", token: token), open])
         }

@@ -57,6 +57,9 @@ actor HomeBusSession {
             return (nil, true)
         }
         do {
+            if caller.role == .relative, ["history/history_during_period", "recorder/statistics_during_period"].contains(type) {
+                throw HomeBusError.unauthorized("a relative sees the flat's floor plan and messages, not its histories")
+            }
             switch type {
             case "ping": await send(["id": id, "type": "pong"])
             case "get_states": await send(Self.success(id: id, try await states(command)))

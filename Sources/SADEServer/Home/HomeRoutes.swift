@@ -68,6 +68,9 @@ extension MonitoringServer {
 
         api.get("homes/:id/activity") { request, context -> Response in
             let flat = try await visibleFlat(context)
+            guard try context.requireCaller().role != .relative else {
+                throw APIError.forbidden("a relative sees the flat's floor plan and messages, not its activity history")
+            }
             let days = try request.uri.queryParameters["days"].map { text in
                 guard let days = Int(String(text)), (2...366).contains(days) else {
                     throw APIError.invalid("days: must be a whole number from 2 to 366", code: "invalid-parameter")

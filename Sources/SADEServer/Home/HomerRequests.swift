@@ -7,6 +7,10 @@ import SADEHome
 extension HomeBusSession {
     func request(_ command: [String: Any]) async throws -> Any {
         guard let name = command["request"] as? String else { throw HomeBusError.invalidFormat("homer/request needs request: REQUEST_…") }
+        // A relative sees the floor plan (where the resident is now and the devices' states) and the messages: no histories.
+        if caller.role == .relative, !["REQUEST_LATEST_MOTION", "REQUEST_CURRENT_ACTIVITY_CONDITION"].contains(name) {
+            throw HomeBusError.unauthorized("a relative sees the flat's floor plan and messages, not its histories")
+        }
         switch name {
         case "REQUEST_LATEST_EVENT": return try await latestEvents(command)
         case "REQUEST_MESSAGES_FOR_SENSOR": return try await sensorMessages(command)

@@ -67,7 +67,7 @@ struct RelativesTests {
                 ("GET", "/api/v1/patients/patient-01/observations"), ("GET", "/api/v1/patients/patient-01/fhir"),
                 ("GET", "/api/v1/patients/patient-01/thresholds"), ("GET", "/api/v1/patients/patient-02"),
                 ("POST", "/api/v1/alerts/\(alertID)/acknowledge"), ("GET", "/api/v1/patients/patient-01/export"),
-                ("GET", "/api/v1/company"), ("GET", "/api/v1/users"),
+                ("GET", "/api/v1/company"), ("GET", "/api/v1/users"), ("GET", "/api/v1/homes/1/activity"),
             ] {
                 let answer = try await harness.request(.init(method)!, path, token: ward.relative)
                 #expect(answer.status == .forbidden, "\(method) \(path) as a relative: \(answer.status.code) \(answer.text.prefix(200))")
@@ -95,22 +95,31 @@ struct RelativesTests {
         }
     }
 
-    @Test("the patient links and unlinks their relatives themself; only relatives' accounts, all or nothing; erasure unlinks")
-    func linkedByThePatient() async throws {
+    @Test("an admin links relatives to a patient, all or nothing; the patient sees them and withdraws links but makes none; erasure unlinks")
+    func linkedByAdminWithdrawnByThePatient() async throws {
         try await ServerHarness.run { harness in
             let ward = try await AdminWard.seed(in: harness)
             try await harness.system.accounts.create(
                 UserAccount(username: "sam", name: "Sam Son", role: .relative), password: ServerHarness.password)
+            try await harness.system.accounts.create(
+                UserAccount(username: "tess", name: "Tess Stranger", role: .relative), password: ServerHarness.password)
             let path = "/api/v1/patients/patient-01/relatives"
             let before = try await harness.request(.get, path, token: ward.patient)
             #expect((before.array as? [[String: Any]])?.compactMap { $0["username"] as? String } == ["rel1"], "\(before.text)")
 
-            let notRelative = try await harness.request(.put, path, token: ward.patient, json: ["usernames": ["sam", "nurse1"]])
+            let notRelative = try await harness.request(.put, path, token: ward.admin, json: ["usernames": ["sam", "nurse1"]])
             #expect(notRelative.status == .badRequest && notRelative.text.contains("nurse1"), "\(notRelative.text)")
             #expect((try await harness.request(.get, path, token: ward.patient).array)?.count == 1, "nothing changed")
+            let linked = try await harness.request(.put, path, token: ward.admin, json: ["usernames": ["rel1", "SAM"]])
+            #expect((linked.array as? [[String: Any]])?.compactMap { $0["username"] as? String }.sorted() == ["rel1", "sam"], "\(linked.text)")
 
-            let set = try await harness.request(.put, path, token: ward.patient, json: ["usernames": ["SAM"]])
-            #expect((set.array as? [[String: Any]])?.compactMap { $0["username"] as? String } == ["sam"], "\(set.text)")
+            // The patient (anyone may register one) reaches out to nobody: naming an account not linked is refused, unread.
+            let reaching = try await harness.request(.put, path, token: ward.patient, json: ["usernames": ["sam", "tess"]])
+            #expect(reaching.status == .forbidden && !reaching.text.contains("Tess"), "\(reaching.text)")
+            let control = try await harness.request(.put, path, token: ward.admin, json: ["usernames": ["sam\u{0}"]])
+            #expect(control.status == .badRequest, "\(control.text)")
+            let withdrawn = try await harness.request(.put, path, token: ward.patient, json: ["usernames": ["sam"]])
+            #expect((withdrawn.array as? [[String: Any]])?.compactMap { $0["username"] as? String } == ["sam"], "\(withdrawn.text)")
             #expect(try await harness.request(.get, "/api/v1/patients/patient-01", token: ward.relative).status == .forbidden, "rel1 unlinked")
             let sam = try await harness.login("sam")
             #expect(try await harness.request(.get, "/api/v1/patients/patient-01", token: sam).status == .ok)

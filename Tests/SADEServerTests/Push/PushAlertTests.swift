@@ -88,13 +88,14 @@ struct PushAlertTests {
 }
 
 extension PushAlertTests {
-    @Test("a flat's smoke alarm reaches its carer's phone with Confirm; pressing it confirms the message as her, once")
+    @Test("a flat's smoke alarm reaches its carer's phone with Confirm (the resident's relative's without); pressing it confirms the message as her, once")
     func homeAlarmConfirmedFromThePhone() async throws {
         let authority = try await TestCertificateAuthority.make()
         defer { authority.remove() }
-        let service = try await TestServer.pushService(subscribers: 1, authority: authority)
+        let service = try await TestServer.pushService(subscribers: 2, authority: authority)
         defer { service.process.terminate() }
-        let browser = try #require(try service.pushSubscribers().first)
+        let browsers = try service.pushSubscribers()
+        let (browser, relativesPhone) = (browsers[0], browsers[1])
         let push = PushConfiguration(
             key: VAPIDKey(contact: "mailto:ops@hospital.test"), policy: EndpointPolicy(allowsPrivateAddresses: true),
             trustedCAFile: authority.certificateAuthority)
@@ -102,6 +103,8 @@ extension PushAlertTests {
             let ward = try await AdminWard.seed(in: harness)
             let subscribed = try await harness.request(.post, "/api/v1/push/subscriptions", token: ward.nurse1, json: BrowserSubscription(browser))
             try #require(subscribed.status == .created, "\(subscribed.text)")
+            let relative = try await harness.request(.post, "/api/v1/push/subscriptions", token: ward.relative, json: BrowserSubscription(relativesPhone))
+            try #require(relative.status == .created, "\(relative.text)")
             let (flat, _, smoke) = try await HomePagesAPITests.flat(harness, ward: ward)
             let events = await harness.system.outbox.events()
             let now = harness.system.now()
@@ -109,8 +112,10 @@ extension PushAlertTests {
             for await event in events { if case .delivered(_, "push") = event { break } }
 
             let pushes = try service.received()
-            try #require(pushes.count == 1)
-            let payload = try #require(pushes[0]["payload"] as? [String: Any])
+            try #require(pushes.count == 2, "the carer's phone and the relative's")
+            let toRelative = try #require(pushes.first { $0["subscriber"] as? String == relativesPhone.name }?["payload"] as? [String: Any])
+            #expect((toRelative["actions"] as? [[String: Any]])?.compactMap { $0["action"] as? String } == ["open"], "a relative only looks")
+            let payload = try #require(pushes.first { $0["subscriber"] as? String == browser.name }?["payload"] as? [String: Any])
             #expect(payload["url"] as? String == "/#/homes/\(flat.id)/messages")
             let actions = try #require(payload["actions"] as? [[String: Any]])
             #expect(actions.compactMap { $0["action"] as? String } == ["confirm", "open"])

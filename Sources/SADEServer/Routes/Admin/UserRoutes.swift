@@ -32,8 +32,10 @@ extension MonitoringServer {
                 name: try AdminInput.requiredText(input.name, field: "name"), role: role, createdAt: system.now())
             try input.apply(to: &account)
             let created = try await UserAdministration(system: system).create(account, password: password, links: input.links)
+            let relativeOf = created.relativeOf.isEmpty ? "" : ", relative of \(created.relativeOf.map(\.rawValue).joined(separator: ", "))"
             context.auditNote.note(
-                action: .accessChange, patient: created.patientID, detail: "account \(created.username) made, role \(created.role.rawValue)")
+                action: .accessChange, patient: created.patientID ?? (created.relativeOf.count == 1 ? created.relativeOf[0] : nil),
+                detail: "account \(created.username) made, role \(created.role.rawValue)\(relativeOf)")
             return EditedResponse(status: .created, response: AccountView(created))
         }
 
@@ -59,9 +61,16 @@ extension MonitoringServer {
             if updated.patientID != before.patientID {
                 changes.append("patient \(before.patientID?.rawValue ?? "none") → \(updated.patientID?.rawValue ?? "none")")
             }
+            let linked = Set(updated.relativeOf).symmetricDifference(before.relativeOf)
+            if !linked.isEmpty {
+                let list = { (patients: [PatientID]) in patients.isEmpty ? "none" : patients.map(\.rawValue).joined(separator: ", ") }
+                changes.append("relative of \(list(before.relativeOf)) → \(list(updated.relativeOf))")
+            }
             if !changes.isEmpty {
-                // Whose data the account may read changed.
-                context.auditNote.note(action: .accessChange, detail: "account \(before.username): " + changes.joined(separator: "; "))
+                // Whose data the account may read changed (named when it is one patient, for the audit's patient filter).
+                context.auditNote.note(
+                    action: .accessChange, patient: linked.count == 1 ? linked.first : nil,
+                    detail: "account \(before.username): " + changes.joined(separator: "; "))
             }
             return AccountView(updated)
         }

@@ -21,10 +21,12 @@ struct RelativesInput: Decodable {
 
 extension MonitoringServer {
     /// `GET|PUT /patients/{id}/relatives`: the relatives linked to a patient (SADE4Health's
-    /// improvement #2, H.O.M.E.R.'s carers), read and set by an admin or by the patient
-    /// themself. A relative reads the patient's latest vital signs and alerts and their flat,
-    /// read only, and gets the flat's alarms. The accounts are made by an admin (role
-    /// `relative`); a PUT names them all, replacing the links.
+    /// improvement #2, H.O.M.E.R.'s carers), read by an admin or by the patient themself. A
+    /// relative reads the patient's latest vital signs and alerts and their flat, read only,
+    /// and gets the flat's alarms. The accounts are made by an admin (role `relative`); a PUT
+    /// names them all, replacing the links: an admin links and unlinks anyone, the patient
+    /// only withdraws links (anyone may register a wearable patient's account: letting it
+    /// link would let a stranger probe for relatives' names and fill their pages).
     func addPatientRelativeRoutes(to api: RouterGroup<MonitoringRequestContext>) {
         api.get("patients/:id/relatives") { _, context in
             let patient = try await patientWhoseRelativesAreAsked(context)
@@ -37,16 +39,32 @@ extension MonitoringServer {
             guard input.usernames.count <= UserAdministration.mostRelativeLinks else {
                 throw APIError.invalid("usernames: at most \(UserAdministration.mostRelativeLinks)", code: "invalid-field")
             }
-            // Every one checked before anything changes: all or nothing.
-            var wanted: [String: UserAccount] = [:]
             for username in input.usernames {
-                guard let account = try await system.accounts.account(username: username), account.role == .relative else {
-                    throw APIError.invalid("usernames: \(username.prefix(64)) is not a relative's account", code: "invalid-field")
+                guard (1...64).contains(username.count), !username.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+                    throw APIError.invalid("usernames: each is 1–64 characters, no control characters", code: "invalid-field")
                 }
-                wanted[account.username] = account
             }
             let administration = UserAdministration(system: system)
-            let current = Set(try await administration.relatives(of: patient.id).map(\.username))
+            let linked = try await administration.relatives(of: patient.id)
+            let current = Set(linked.map(\.username))
+            // Every one checked before anything changes: all or nothing.
+            var wanted: [String: UserAccount] = [:]
+            if try context.requireCaller().role != .admin {
+                let byName = Dictionary(linked.map { ($0.username.lowercased(), $0) }) { first, _ in first }
+                for username in input.usernames {
+                    guard let account = byName[username.lowercased()] else {
+                        throw APIError.forbidden("a patient withdraws their relatives' links; an admin makes new ones")
+                    }
+                    wanted[account.username] = account
+                }
+            } else {
+                for username in input.usernames {
+                    guard let account = try await system.accounts.account(username: username), account.role == .relative else {
+                        throw APIError.invalid("usernames: \(username.prefix(64)) is not a relative's account", code: "invalid-field")
+                    }
+                    wanted[account.username] = account
+                }
+            }
             for username in current.subtracting(wanted.keys).sorted() { try await administration.link(relative: username, to: patient.id, false) }
             for username in Set(wanted.keys).subtracting(current).sorted() { try await administration.link(relative: username, to: patient.id, true) }
             context.auditNote.note(

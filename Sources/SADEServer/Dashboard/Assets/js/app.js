@@ -19,7 +19,7 @@ const ROUTES = [
   { pattern: /^#\/issues$/, page: 'issues', roles: ['admin', 'doctor', 'nurse'] },
   { pattern: /^#\/homes$/, page: 'homes', roles: ['admin', 'doctor', 'nurse', 'relative'] },
   { pattern: /^#\/homes\/new$/, page: 'home-new', roles: ['admin'] },
-  { pattern: /^#\/homes\/(\d+)\/devices\/(\d+)$/, page: 'home-device', roles: ['admin', 'doctor', 'nurse', 'relative'] },
+  { pattern: /^#\/homes\/(\d+)\/devices\/(\d+)$/, page: 'home-device', roles: ['admin', 'doctor', 'nurse'] },
   { pattern: /^#\/homes\/(\d+)(?:\/([a-z]+))?$/, page: 'home', roles: ['admin', 'doctor', 'nurse', 'relative'] },
   { pattern: /^#\/admin(?:\/([a-z-]+)(?:\/([^/]+))?)?$/, page: 'admin', roles: ['admin'] },
   { pattern: /^#\/agents(?:\/([^/]+)(?:\/([^/]+))?)?$/, page: 'agents', roles: ['admin'] },

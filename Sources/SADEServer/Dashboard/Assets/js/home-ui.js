@@ -67,10 +67,12 @@ export function busState(bus) {
 }
 
 /** The tabs of a flat's pages. */
+const STAFF = ['admin', 'doctor', 'nurse', 'patient'];
+/** (A relative sees the floor plan and the messages only.) */
 export const FLAT_TABS = [
-  { id: '', label: 'Floor plan' }, { id: 'devices', label: 'Devices' }, { id: 'messages', label: 'Messages' },
-  { id: 'energy', label: 'Energy' }, { id: 'batteries', label: 'Batteries' }, { id: 'activity', label: 'Activity' },
-  { id: 'settings', label: 'Settings', roles: ['admin'] },
+  { id: '', label: 'Floor plan' }, { id: 'devices', label: 'Devices', roles: STAFF }, { id: 'messages', label: 'Messages' },
+  { id: 'energy', label: 'Energy', roles: STAFF }, { id: 'batteries', label: 'Batteries', roles: STAFF },
+  { id: 'activity', label: 'Activity', roles: STAFF }, { id: 'settings', label: 'Settings', roles: ['admin'] },
 ];
 
 /** The sub-navigation of a flat, the current tab marked. */

@@ -21,7 +21,7 @@ const stateListeners = new Set();
 export async function connect() {
   disconnect();
   const current = session.get();
-  if (!current || !['admin', 'doctor', 'nurse'].includes(current.user.role)) return;
+  if (!current || !['admin', 'doctor', 'nurse', 'relative'].includes(current.user.role)) return;
   const attempt = ++attempts;  // a later connect or disconnect supersedes this one
   let ticket;
   try {

@@ -32,7 +32,7 @@ export function render(view, context) {
   };
   const plan = floorPlan(flat, {
     states: context.states, occupancy: context.occupancy, visible,
-    onDevice: (device) => { location.hash = `#/homes/${flat.id}/devices/${device.id}`; },
+    onDevice: (device) => { if (context.role !== 'relative') location.hash = `#/homes/${flat.id}/devices/${device.id}`; },
     onRoom: (room) => { if (openRoom?.id !== room.id) controls = new Map(); openRoom = room; showRoom(); panel.focus(); },
   });
   filter.addEventListener('change', () => plan.setVisible(visible));

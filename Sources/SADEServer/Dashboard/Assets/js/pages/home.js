@@ -15,6 +15,7 @@ export async function render(main, [id, tab = '']) {
   if (!(tab in TABS)) { location.replace(`#/homes/${id}`); return null; }
   const role = session.get().user.role;
   if (tab === 'settings' && role !== 'admin') { location.replace(`#/homes/${id}`); return null; }
+  if (role === 'relative' && !['', 'messages'].includes(tab || '')) { location.replace(`#/homes/${id}`); return null; }
   const flat = await api(v1(`homes/${seg(id)}`));
   const bus = new HomeBus({ flat: flat.id });
   try {
@@ -52,7 +53,7 @@ async function show(main, flat, bus, tab, role) {
   const context = await flatContext(flat, bus, role);
 
   const light = h('span', { id: 'flat-light' });
-  const balance = h('button', { type: 'button', class: 'secondary balance', id: 'energy-balance', title: 'Energy balance: next period' });
+  const balance = h('button', { type: 'button', class: 'secondary balance', id: 'energy-balance', title: 'Energy balance: next period', hidden: role === 'relative' });
   const content = h('div', { id: 'flat-content' });
   main.replaceChildren(
     h('div', { class: 'toolbar' },
@@ -84,7 +85,7 @@ async function show(main, flat, bus, tab, role) {
 
   showBalance();
   drawLight(context.summary);
-  await loadBalances().catch((error) => toast(`Energy balance: ${error.message}`, 'warning'));
+  if (role !== 'relative') await loadBalances().catch((error) => toast(`Energy balance: ${error.message}`, 'warning'));
   const module = await import(`../home-tabs/${TABS[tab]}.js`);
   const done = await module.render(content, context);
   bus.onResync(() => { context.refresh().catch(() => {}); showLight().catch(() => {}); });
