@@ -214,16 +214,20 @@ public final class MonitoringSystem: Sendable {
                 outboxStore = try SQLiteOutboxStore(directory: configuration.dataDirectory)
             }
         } catch { throw MonitoringError(opening: "the notification outbox", error) }
-        pushActions = configuration.push.map { PushActionTokens(vapid: $0.key) }
-        push = configuration.push.map { [accounts, pushActions, outboxClock] push in
-            let decoration = PushDecoration(tokens: pushActions ?? PushActionTokens(vapid: push.key), clock: { outboxClock.now })
-            return WebPushChannel(
+        // One configuration, one key: the channel and the tokens of its buttons are made together.
+        let pushParts = configuration.push.map { [accounts, outboxClock] push in
+            let tokens = PushActionTokens(vapid: push.key)
+            let decoration = PushDecoration(tokens: tokens, clock: { outboxClock.now })
+            let channel = WebPushChannel(
                 subscriptions: outboxStore.pushSubscriptions, key: push.key, policy: push.policy, trustedCAFile: push.trustedCAFile,
                 decoration: { notice, account in
                     decoration.decorate(notice, for: account, role: try? await accounts.account(username: account)?.role)
                 },
                 accounts: { recipient in try await accounts.usernames(of: recipient) })
+            return (channel: channel, tokens: tokens)
         }
+        push = pushParts?.channel
+        pushActions = pushParts?.tokens
         if let push { channels.append(push) }
         outbox = NotificationOutbox(store: outboxStore, channels: channels, clock: outboxClock)
         alertDesk = AlertDesk(outbox: outbox)

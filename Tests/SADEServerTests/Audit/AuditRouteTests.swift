@@ -17,7 +17,7 @@ struct AuditRouteTests {
         try await ServerHarness.run { harness in
             let ward = try await AdminWard.seed(in: harness)
             let logins = try await Self.entries(harness, AuditQuery(action: .login, limit: 100))
-            #expect(Set(logins.map(\.actor)) == ["admin", "nurse1", "nurse2", "doctor1", "pat1"])
+            #expect(Set(logins.map(\.actor)) == ["admin", "nurse1", "nurse2", "doctor1", "pat1", "rel1"])
             #expect(logins.allSatisfy { $0.status == 200 && $0.address == "127.0.0.1" && $0.role != nil && $0.patient == nil })
             let seeded = try await harness.system.audit.records.head().sequence
 
